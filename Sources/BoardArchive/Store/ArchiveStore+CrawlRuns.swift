@@ -1,0 +1,116 @@
+import Foundation
+import GRDB
+
+/// Where a board's crawl stands inside a run, read back to resume after a crash.
+struct BoardCrawlState: Sendable, Equatable {
+    var completed: Bool
+    /// The pass in progress (1 for the first pass, 2+ for re-verification).
+    var pass: Int
+    /// The offset of the next page to fetch in that pass.
+    var nextOffset: Int
+}
+
+extension ArchiveStore {
+    /// Starts a crawl run, or resumes the last one when it never finished (a crash or a kill).
+    func beginRun(api: String, pageSize: Int, at date: Date) throws -> (runId: Int64, resumed: Bool) {
+        try write { db in
+            if let row = try Row.fetchOne(db, sql: "SELECT runId, api, pageSize FROM crawl_run WHERE status = 'running' ORDER BY runId DESC LIMIT 1"),
+                (row["api"] as String) == api, (row["pageSize"] as Int) == pageSize
+            {
+                return (row["runId"], true)
+            }
+            try db.execute(sql: "UPDATE crawl_run SET status = 'abandoned' WHERE status = 'running'")
+            try db.execute(
+                sql: "INSERT INTO crawl_run (api, startedAt, status, pageSize) VALUES (?, ?, 'running', ?)",
+                arguments: [api, date.timeIntervalSince1970, pageSize])
+            return (db.lastInsertedRowID, false)
+        }
+    }
+
+    func finishRun(_ runId: Int64, status: String, summary: String, at date: Date) throws {
+        try write { db in
+            try db.execute(
+                sql: "UPDATE crawl_run SET status = ?, finishedAt = ?, summary = ? WHERE runId = ?",
+                arguments: [status, date.timeIntervalSince1970, summary, runId])
+        }
+    }
+
+    /// Records the board list of a run and marks boards no longer listed as gone.
+    func recordBoards(_ boards: [RawItem<Board>], run: Int64, at date: Date) throws {
+        try write { db in
+            try Self.upsert(boards: boards, run: run, at: date, in: db)
+            try db.execute(
+                sql: "UPDATE board SET goneSince = ? WHERE goneSince IS NULL AND (lastSeenRun IS NULL OR lastSeenRun <> ?)",
+                arguments: [date.timeIntervalSince1970, run])
+        }
+    }
+
+    /// Stores one fetched page and its checkpoint in a single transaction.
+    func recordPage(
+        _ posts: [RawItem<Post>], board: Int, pass: Int, offset: Int, total: Int, pageHash: String, run: Int64, at date: Date
+    ) throws -> RecordCounts {
+        try write { db in
+            let counts = try Self.upsert(posts: posts, run: run, at: date, in: db)
+            try db.execute(
+                sql: """
+                    INSERT OR REPLACE INTO page_checkpoint (runId, boardId, pass, pageOffset, pageCount, total, pageHash, fetchedAt)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [run, board, pass, offset, posts.count, total, pageHash, date.timeIntervalSince1970])
+            try db.execute(
+                sql: """
+                    INSERT INTO board_crawl (runId, boardId, status, passes) VALUES (?, ?, 'running', ?)
+                    ON CONFLICT (runId, boardId) DO UPDATE SET passes = max(passes, excluded.passes)
+                    """,
+                arguments: [run, board, pass])
+            return counts
+        }
+    }
+
+    /// Where a board stands in a run: nil when it has not started.
+    func crawlState(ofBoard board: Int, run: Int64) throws -> BoardCrawlState? {
+        try read { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT status, passes FROM board_crawl WHERE runId = ? AND boardId = ?", arguments: [run, board])
+            else { return nil }
+            let pass: Int = row["passes"]
+            let next =
+                try Int.fetchOne(
+                    db, sql: "SELECT MAX(pageOffset + pageCount) FROM page_checkpoint WHERE runId = ? AND boardId = ? AND pass = ?",
+                    arguments: [run, board, pass]) ?? 0
+            return BoardCrawlState(completed: (row["status"] as String) == "completed", pass: max(pass, 1), nextOffset: next)
+        }
+    }
+
+    /// The ids of a board's posts stored during a run (used to resume the de-duplication set).
+    func postIDs(ofBoard board: Int, seenInRun run: Int64) throws -> Set<Int> {
+        try read { db in Set(try Int.fetchAll(db, sql: "SELECT postId FROM post WHERE boardId = ? AND lastSeenRun = ?", arguments: [board, run])) }
+    }
+
+    /// Finishes a board: posts not in `present` are marked gone (kept, never deleted); returns how many became gone.
+    func completeBoard(_ board: Int, run: Int64, passes: Int, present: Set<Int>, total: Int, at date: Date) throws -> Int {
+        try write { db in
+            let known = try Int.fetchAll(db, sql: "SELECT postId FROM post WHERE boardId = ? AND goneSince IS NULL", arguments: [board])
+            let gone = known.filter { !present.contains($0) }
+            let statement = try db.cachedStatement(sql: "UPDATE post SET goneSince = ? WHERE postId = ?")
+            for id in gone { try statement.execute(arguments: [date.timeIntervalSince1970, id]) }
+            try db.execute(
+                sql: """
+                    INSERT INTO board_crawl (runId, boardId, status, passes, uniquePosts, total) VALUES (?, ?, 'completed', ?, ?, ?)
+                    ON CONFLICT (runId, boardId) DO UPDATE SET status = 'completed', passes = excluded.passes,
+                        uniquePosts = excluded.uniquePosts, total = excluded.total
+                    """,
+                arguments: [run, board, passes, present.count, total])
+            return gone.count
+        }
+    }
+
+    /// How many posts of the archive are marked gone.
+    public func gonePostCount() throws -> Int {
+        try read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM post WHERE goneSince IS NOT NULL") ?? 0 }
+    }
+
+    /// The status of the most recent crawl run (`running`, `completed`, `failed`), or nil when none ran.
+    public func lastRunStatus() throws -> String? {
+        try read { db in try String.fetchOne(db, sql: "SELECT status FROM crawl_run ORDER BY runId DESC LIMIT 1") }
+    }
+}

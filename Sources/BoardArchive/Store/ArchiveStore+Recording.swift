@@ -1,0 +1,134 @@
+import Foundation
+import GRDB
+
+/// How many posts a write added, changed or found unchanged.
+public struct RecordCounts: Sendable, Equatable {
+    public var new = 0
+    public var changed = 0
+    public var unchanged = 0
+
+    public init(new: Int = 0, changed: Int = 0, unchanged: Int = 0) {
+        self.new = new
+        self.changed = changed
+        self.unchanged = unchanged
+    }
+
+    static func + (lhs: RecordCounts, rhs: RecordCounts) -> RecordCounts {
+        RecordCounts(new: lhs.new + rhs.new, changed: lhs.changed + rhs.changed, unchanged: lhs.unchanged + rhs.unchanged)
+    }
+}
+
+/// An API item with the exact JSON it arrived as (keys sorted), so fields this version does not know are kept too.
+public struct RawItem<Item: Sendable>: Sendable {
+    public var item: Item
+    public var json: String
+
+    public init(item: Item, json: String) {
+        self.item = item
+        self.json = json
+    }
+}
+
+extension RawItem where Item: Encodable {
+    /// Wraps an item built in code, its JSON encoded with sorted keys.
+    public init(_ item: Item) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let data = (try? encoder.encode(item)) ?? Data()
+        self.init(item: item, json: String(decoding: data, as: UTF8.self))
+    }
+}
+
+extension ArchiveStore {
+    /// Upserts boards outside any crawl run (tests and imports).
+    public func record(boards: [Board], at date: Date) throws {
+        try write { db in try Self.upsert(boards: boards.map(RawItem.init), run: nil, at: date, in: db) }
+    }
+
+    /// Upserts posts outside any crawl run (tests and imports).
+    @discardableResult
+    public func record(posts: [Post], at date: Date) throws -> RecordCounts {
+        try write { db in try Self.upsert(posts: posts.map(RawItem.init), run: nil, at: date, in: db) }
+    }
+
+    static func upsert(boards: [RawItem<Board>], run: Int64?, at date: Date, in db: Database) throws {
+        let statement = try db.cachedStatement(
+            sql: """
+                INSERT INTO board (boardId, displayName, boardType, isFavorite, hasNewPost, orderNo, capabilityWritable,
+                    capabilityManageable, raw, firstSeen, lastSeen, lastSeenRun, goneSince)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)
+                ON CONFLICT (boardId) DO UPDATE SET displayName = excluded.displayName, boardType = excluded.boardType,
+                    isFavorite = excluded.isFavorite, hasNewPost = excluded.hasNewPost, orderNo = excluded.orderNo,
+                    capabilityWritable = excluded.capabilityWritable, capabilityManageable = excluded.capabilityManageable,
+                    raw = excluded.raw, lastSeen = excluded.lastSeen, lastSeenRun = excluded.lastSeenRun, goneSince = NULL
+                """)
+        for raw in boards {
+            let board = raw.item
+            try statement.execute(arguments: [
+                board.boardId, board.displayName, board.boardType, board.isFavorite, board.hasNewPost, board.orderNo,
+                board.capability?.writable, board.capability?.manageable, raw.json, date.timeIntervalSince1970,
+                date.timeIntervalSince1970, run,
+            ])
+        }
+    }
+
+    static func upsert(posts: [RawItem<Post>], run: Int64?, at date: Date, in db: Database) throws -> RecordCounts {
+        var counts = RecordCounts()
+        let lookup = try db.cachedStatement(sql: "SELECT contentHash, goneSince FROM post WHERE postId = ?")
+        let upsert = try db.cachedStatement(
+            sql: """
+                INSERT INTO post (postId, boardId, title, boardDisplayName, writerName, writerEmail, writerProfileImage, contents,
+                    createdAt, viewCount, postType, rawPostType, isNewPost, hasInlineImage, commentsCount, attachmentsCount,
+                    isAnonymous, isOwner, hasReply, parentPostId, hasAttachment, raw, contentHash, firstSeen, lastSeen,
+                    lastSeenRun, goneSince)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)
+                ON CONFLICT (postId) DO UPDATE SET boardId = excluded.boardId, title = excluded.title,
+                    boardDisplayName = excluded.boardDisplayName, writerName = excluded.writerName,
+                    writerEmail = excluded.writerEmail, writerProfileImage = excluded.writerProfileImage,
+                    contents = excluded.contents, createdAt = excluded.createdAt, viewCount = excluded.viewCount,
+                    postType = excluded.postType, rawPostType = excluded.rawPostType, isNewPost = excluded.isNewPost,
+                    hasInlineImage = excluded.hasInlineImage, commentsCount = excluded.commentsCount,
+                    attachmentsCount = excluded.attachmentsCount, isAnonymous = excluded.isAnonymous, isOwner = excluded.isOwner,
+                    hasReply = excluded.hasReply, parentPostId = excluded.parentPostId, hasAttachment = excluded.hasAttachment,
+                    raw = excluded.raw, contentHash = excluded.contentHash, lastSeen = excluded.lastSeen,
+                    lastSeenRun = excluded.lastSeenRun, goneSince = NULL
+                """)
+        for raw in posts {
+            let post = raw.item
+            let hash = ContentHash.hex(of: raw.json)
+            if let row = try Row.fetchOne(lookup, arguments: [post.postId]) {
+                let wasGone = (row["goneSince"] as Double?) != nil
+                if (row["contentHash"] as String) == hash && !wasGone { counts.unchanged += 1 } else { counts.changed += 1 }
+            } else {
+                counts.new += 1
+            }
+            let created = Int64(post.createdDateTime.timeIntervalSince1970.rounded(.down))
+            try upsert.execute(arguments: [
+                post.postId, post.boardId, post.title, post.boardDisplayName, post.writer.displayName, post.writer.emailAddress,
+                post.writer.profileImage, post.contents, created, post.viewCount, post.postType.rawValue, post.unknownPostType,
+                post.isNewPost, post.hasInlineImage, post.commentsCount, post.attachmentsCount, post.isAnonymous, post.isOwner,
+                post.hasReply, post.parentPostId, post.hasAttachment, raw.json, hash, date.timeIntervalSince1970,
+                date.timeIntervalSince1970, run,
+            ])
+        }
+        return counts
+    }
+
+    /// The exact JSON a post was last received as.
+    public func rawJSON(ofPost id: Int) throws -> String? {
+        try read { db in try String.fetchOne(db, sql: "SELECT raw FROM post WHERE postId = ?", arguments: [id]) }
+    }
+}
+
+/// A 64-bit FNV-1a content hash, in hex: cheap, stable across runs and platforms, enough to tell "changed".
+enum ContentHash {
+    static func hex(of text: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        let digits = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import GRDB
+
+extension ArchiveStore {
+    /// The schema, as ordered migrations; the store's schema version is the number applied.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1-archive") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE board (
+                        boardId INTEGER PRIMARY KEY,
+                        displayName TEXT NOT NULL,
+                        boardType TEXT,
+                        isFavorite INTEGER,
+                        hasNewPost INTEGER,
+                        orderNo INTEGER,
+                        capabilityWritable INTEGER,
+                        capabilityManageable INTEGER,
+                        raw TEXT NOT NULL,
+                        firstSeen REAL NOT NULL,
+                        lastSeen REAL NOT NULL,
+                        lastSeenRun INTEGER,
+                        goneSince REAL
+                    );
+                    CREATE TABLE post (
+                        postId INTEGER PRIMARY KEY,
+                        boardId INTEGER NOT NULL,
+                        title TEXT NOT NULL,
+                        boardDisplayName TEXT,
+                        writerName TEXT NOT NULL,
+                        writerEmail TEXT,
+                        writerProfileImage TEXT,
+                        contents TEXT NOT NULL,
+                        createdAt INTEGER NOT NULL,
+                        viewCount INTEGER NOT NULL,
+                        postType TEXT NOT NULL,
+                        rawPostType TEXT,
+                        isNewPost INTEGER,
+                        hasInlineImage INTEGER,
+                        commentsCount INTEGER NOT NULL,
+                        attachmentsCount INTEGER NOT NULL,
+                        isAnonymous INTEGER NOT NULL,
+                        isOwner INTEGER,
+                        hasReply INTEGER,
+                        parentPostId INTEGER,
+                        hasAttachment INTEGER,
+                        raw TEXT NOT NULL,
+                        contentHash TEXT NOT NULL,
+                        firstSeen REAL NOT NULL,
+                        lastSeen REAL NOT NULL,
+                        lastSeenRun INTEGER,
+                        goneSince REAL
+                    );
+                    CREATE INDEX post_board_order ON post (boardId, (postType = 'notice') DESC, createdAt DESC, postId DESC);
+                    CREATE INDEX post_board_run ON post (boardId, lastSeenRun);
+                    CREATE TABLE crawl_run (
+                        runId INTEGER PRIMARY KEY AUTOINCREMENT,
+                        api TEXT NOT NULL,
+                        startedAt REAL NOT NULL,
+                        finishedAt REAL,
+                        status TEXT NOT NULL,
+                        pageSize INTEGER NOT NULL,
+                        summary TEXT
+                    );
+                    CREATE TABLE board_crawl (
+                        runId INTEGER NOT NULL REFERENCES crawl_run(runId),
+                        boardId INTEGER NOT NULL,
+                        status TEXT NOT NULL,
+                        passes INTEGER NOT NULL DEFAULT 0,
+                        uniquePosts INTEGER,
+                        total INTEGER,
+                        PRIMARY KEY (runId, boardId)
+                    );
+                    CREATE TABLE page_checkpoint (
+                        runId INTEGER NOT NULL REFERENCES crawl_run(runId),
+                        boardId INTEGER NOT NULL,
+                        pass INTEGER NOT NULL,
+                        pageOffset INTEGER NOT NULL,
+                        pageCount INTEGER NOT NULL,
+                        total INTEGER NOT NULL,
+                        pageHash TEXT NOT NULL,
+                        fetchedAt REAL NOT NULL,
+                        PRIMARY KEY (runId, boardId, pass, pageOffset)
+                    );
+                    """)
+        }
+        return migrator
+    }
+
+    static func board(from row: Row) -> Board {
+        let writable: Bool? = row["capabilityWritable"]
+        let manageable: Bool? = row["capabilityManageable"]
+        return Board(
+            boardId: row["boardId"], displayName: row["displayName"], boardType: row["boardType"], isFavorite: row["isFavorite"],
+            hasNewPost: row["hasNewPost"], orderNo: row["orderNo"],
+            capability: writable.flatMap { w in manageable.map { Board.Capability(writable: w, manageable: $0) } })
+    }
+
+    static func post(from row: Row) -> Post {
+        var post = Post(
+            postId: row["postId"], title: row["title"], boardId: row["boardId"], boardDisplayName: row["boardDisplayName"],
+            writer: Writer(displayName: row["writerName"], emailAddress: row["writerEmail"], profileImage: row["writerProfileImage"]),
+            contents: row["contents"], createdDateTime: Date(timeIntervalSince1970: TimeInterval(row["createdAt"] as Int64)),
+            viewCount: row["viewCount"], postType: PostType(rawValue: row["postType"]) ?? .normal, isNewPost: row["isNewPost"],
+            hasInlineImage: row["hasInlineImage"], commentsCount: row["commentsCount"], attachmentsCount: row["attachmentsCount"],
+            isAnonymous: row["isAnonymous"], isOwner: row["isOwner"], hasReply: row["hasReply"], parentPostId: row["parentPostId"],
+            hasAttachment: row["hasAttachment"])
+        post.unknownPostType = row["rawPostType"]
+        return post
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import GRDB
+
+/// The archive store: every board and post ever crawled, with crawl runs and per-page checkpoints, in SQLite.
+///
+/// A file store opens a `DatabasePool` (WAL mode, so a build can read while a crawl writes); tests use
+/// `inMemory()`. The schema is versioned and migrated on open (see `ArchiveStore+Schema.swift`).
+/// Posts that disappear upstream are marked gone (`goneSince`), never deleted.
+public final class ArchiveStore: Sendable {
+    let writer: any DatabaseWriter
+    /// Where the store lives, for messages; `:memory:` for an in-memory store.
+    public let location: String
+
+    /// Opens the store at `path`, creating it and its folder when absent, and migrates it to the current schema.
+    public init(path: String) throws {
+        location = path
+        do {
+            let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            var configuration = Configuration()
+            configuration.busyMode = .timeout(10)
+            writer = try DatabasePool(path: path, configuration: configuration)
+            try Self.migrator.migrate(writer)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError(location: path, reason: .cannotOpen(String(describing: error)))
+        }
+    }
+
+    private init(writer: any DatabaseWriter, location: String) {
+        self.writer = writer
+        self.location = location
+    }
+
+    /// A fresh, migrated store in memory, for tests.
+    public static func inMemory() throws -> ArchiveStore {
+        let queue = try DatabaseQueue()
+        try migrator.migrate(queue)
+        return ArchiveStore(writer: queue, location: ":memory:")
+    }
+
+    /// The schema version this store is at (the number of applied migrations).
+    public func schemaVersion() throws -> Int {
+        try read { db in try Self.migrator.appliedIdentifiers(db).count }
+    }
+
+    // MARK: Reading (the build reads only these)
+
+    /// Every board, in display order: `orderNo` ascending (boards without one last), then `boardId`.
+    public func boards() throws -> [Board] {
+        try read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM board ORDER BY orderNo IS NULL, orderNo, boardId").map(Self.board(from:))
+        }
+    }
+
+    /// The number of posts archived for a board.
+    public func postCount(inBoard boardId: Int) throws -> Int {
+        try read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM post WHERE boardId = ?", arguments: [boardId]) ?? 0 }
+    }
+
+    /// A board's posts in board order: notices first (newest first), then all others newest first; ties by `postId` descending.
+    public func posts(inBoard boardId: Int) throws -> [Post] {
+        try read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM post WHERE boardId = ? ORDER BY \(Self.boardOrder)", arguments: [boardId])
+                .map(Self.post(from:))
+        }
+    }
+
+    /// Calls `body` for every archived post, board by board in board order, without holding the archive in memory.
+    public func forEachPost(_ body: (Post) throws -> Void) throws {
+        try read { db in
+            let cursor = try Row.fetchCursor(db, sql: "SELECT * FROM post ORDER BY boardId, \(Self.boardOrder)")
+            while let row = try cursor.next() { try body(Self.post(from: row)) }
+        }
+    }
+
+    /// One post by id, or `nil`.
+    public func post(id: Int) throws -> Post? {
+        try read { db in try Row.fetchOne(db, sql: "SELECT * FROM post WHERE postId = ?", arguments: [id]).map(Self.post(from:)) }
+    }
+
+    /// The number of posts in the whole archive.
+    public func postCount() throws -> Int {
+        try read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM post") ?? 0 }
+    }
+
+    /// When a post was first and last seen upstream, and since when it is gone (nil while it exists).
+    public func history(ofPost id: Int) throws -> PostHistory? {
+        try read { db in
+            try Row.fetchOne(db, sql: "SELECT firstSeen, lastSeen, goneSince FROM post WHERE postId = ?", arguments: [id]).map {
+                PostHistory(
+                    firstSeen: Date(timeIntervalSince1970: $0["firstSeen"]), lastSeen: Date(timeIntervalSince1970: $0["lastSeen"]),
+                    goneSince: ($0["goneSince"] as Double?).map(Date.init(timeIntervalSince1970:)))
+            }
+        }
+    }
+
+    static let boardOrder = "(postType = 'notice') DESC, createdAt DESC, postId DESC"
+
+    func read<T>(_ body: (Database) throws -> T) throws -> T {
+        do { return try writer.read(body) } catch let error as StoreError { throw error } catch {
+            throw StoreError(location: location, reason: .query(String(describing: error)))
+        }
+    }
+
+    func write<T>(_ body: (Database) throws -> T) throws -> T {
+        do { return try writer.write(body) } catch let error as StoreError { throw error } catch {
+            throw StoreError(location: location, reason: .query(String(describing: error)))
+        }
+    }
+}
+
+/// When a post was seen upstream.
+public struct PostHistory: Sendable, Equatable {
+    public var firstSeen: Date
+    public var lastSeen: Date
+    public var goneSince: Date?
+}

@@ -1,0 +1,7 @@
+import ArgumentParser
+import BoardArchive
+
+@main
+struct BoardArchiveCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "boardarchive", abstract: "Archive a board API into a static site.")
+}
