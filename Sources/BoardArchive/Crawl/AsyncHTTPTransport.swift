@@ -1,0 +1,37 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// The real transport, on async-http-client. Call `shutdown()` on every path once done.
+public final class AsyncHTTPTransport: HTTPTransport {
+    private let client: HTTPClient
+    /// The largest body accepted, in bytes (default 64 MiB); a larger one is an error, not an out-of-memory.
+    private let maxBodyBytes: Int
+
+    public init(connectTimeout: Duration = .seconds(10), maxBodyBytes: Int = 64 << 20) {
+        var configuration = HTTPClient.Configuration()
+        configuration.timeout.connect = .milliseconds(Int64(connectTimeout.components.seconds * 1_000))
+        configuration.redirectConfiguration = .follow(max: 3, allowCycles: false)
+        configuration.decompression = .enabled(limit: .ratio(20))
+        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        self.maxBodyBytes = maxBodyBytes
+    }
+
+    public func get(_ url: URL, headers: [String: String], timeout: Duration) async throws -> HTTPResponse {
+        var request = HTTPClientRequest(url: url.absoluteString)
+        request.method = .GET
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        let millis = timeout.components.seconds * 1_000 + timeout.components.attoseconds / 1_000_000_000_000_000
+        let response = try await client.execute(request, timeout: .milliseconds(millis))
+        let body = try await response.body.collect(upTo: maxBodyBytes)
+        var fields: [String: String] = [:]
+        for header in response.headers { fields[header.name.lowercased()] = header.value }
+        return HTTPResponse(status: Int(response.status.code), headers: fields, body: Data(body.readableBytesView))
+    }
+
+    /// Shuts the underlying client down; the transport cannot be used afterwards.
+    public func shutdown() async throws {
+        try await client.shutdown()
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+
+/// Everything a crawl needs to know, resolved once by the command line.
+public struct CrawlConfiguration: Sendable {
+    /// The API base URL, e.g. `https://mp-dev.mail-server.kr/api/v2`; `/boards` is appended.
+    public var api: URL
+    /// The bearer token; never printed, logged or stored.
+    public var token: APIToken
+    /// Posts requested per page (`limit`), default 30 like the board apps.
+    public var pageSize: Int
+    /// Boards crawled at the same time, hence requests in flight at most (default 4).
+    public var concurrency: Int
+    /// The most requests started per second, or nil for no cap.
+    public var maxRequestsPerSecond: Double?
+    /// Full passes over a board whose count disagrees with its `total` before the mismatch is reported (default 3).
+    public var maxPasses: Int
+    /// Retry, backoff and timeout rules.
+    public var retryPolicy: RetryPolicy
+
+    public init(
+        api: URL, token: APIToken, pageSize: Int = 30, concurrency: Int = 4, maxRequestsPerSecond: Double? = nil, maxPasses: Int = 3,
+        retryPolicy: RetryPolicy = RetryPolicy()
+    ) {
+        self.api = api
+        self.token = token
+        self.pageSize = pageSize
+        self.concurrency = concurrency
+        self.maxRequestsPerSecond = maxRequestsPerSecond
+        self.maxPasses = maxPasses
+        self.retryPolicy = retryPolicy
+    }
+
+    /// The API location as recorded in the store: scheme, host, port and path only (no user, password or query).
+    var apiIdentity: String {
+        guard var components = URLComponents(url: api, resolvingAgainstBaseURL: false) else { return "(invalid URL)" }
+        components.user = nil
+        components.password = nil
+        components.query = nil
+        components.fragment = nil
+        return components.string ?? "(invalid URL)"
+    }
+}
+
+/// What a crawl did, for the summary line and the store.
+public struct CrawlReport: Sendable, Equatable {
+    /// A board whose unique posts never matched its `total`, even after re-verification.
+    public struct Mismatch: Sendable, Equatable {
+        public var boardId: Int
+        public var expected: Int
+        public var found: Int
+    }
+
+    public var boards = 0
+    public var posts = 0
+    public var new = 0
+    public var changed = 0
+    public var unchanged = 0
+    public var gone = 0
+    public var requests = 0
+    public var retries = 0
+    public var reverifiedBoards: [Int] = []
+    public var mismatches: [Mismatch] = []
+    public var resumed = false
+    public var duration: Duration = .zero
+
+    /// One line for people: `5 boards, 236 posts (236 new, 0 changed, 0 gone), 14 requests, 2 retries, 0.4 s`.
+    public var summary: String {
+        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        var line =
+            "\(boards) boards, \(posts) posts (\(new) new, \(changed) changed, \(gone) gone), \(requests) requests, \(retries) retries, "
+            + String(format: "%.1f s", seconds)
+        if resumed { line += ", resumed an interrupted run" }
+        for mismatch in mismatches {
+            line += "; board \(mismatch.boardId) still lists \(mismatch.expected) posts but \(mismatch.found) were found"
+        }
+        return line
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+
+/// An error raised while crawling the board API.
+public struct CrawlError: Error, Equatable, Sendable, LocalizedError {
+    public enum Reason: Equatable, Sendable {
+        /// An HTTP status that is not retried, or a retried one that never cleared.
+        case unexpectedStatus(Int, attempts: Int, waited: Int)
+        /// No response after all attempts (timeout, dropped or refused connection).
+        case transport(String, attempts: Int, waited: Int)
+        /// The body is not the JSON envelope of the contract.
+        case undecodableBody(String)
+        /// One item of a page does not match the contract.
+        case undecodableItem(board: Int?, offset: Int, field: String, detail: String)
+        /// `401`: the token is missing, wrong or expired.
+        case unauthorized
+        /// `404` for a board.
+        case notFound
+        /// No token was configured, or its file could not be read.
+        case missingToken(String)
+    }
+
+    /// The request that failed, without host or credentials, e.g. `GET /boards/7/posts?offset=60&limit=30`.
+    public var request: String
+    public var reason: Reason
+
+    public init(request: String, reason: Reason) {
+        self.request = request
+        self.reason = reason
+    }
+
+    public var errorDescription: String? {
+        switch reason {
+        case .unexpectedStatus(let status, let attempts, let waited) where attempts > 1:
+            return "\(request) answered HTTP \(status) \(attempts) times; retried for \(waited) s. Re-run to resume."
+        case .unexpectedStatus(let status, _, _):
+            return "\(request) answered HTTP \(status), which the board API contract does not allow here."
+        case .transport(let detail, let attempts, let waited):
+            return "\(request) got no response after \(attempts) attempts over \(waited) s (\(detail)); check --api and the network, then re-run to resume."
+        case .undecodableBody(let detail):
+            return "\(request) answered a body that is not the expected JSON envelope (\(detail))."
+        case .undecodableItem(let board, let offset, let field, let detail):
+            let place = board.map { "board \($0), offset \(offset)" } ?? "offset \(offset)"
+            return "\(request) returned an item that cannot be read at \(place), field `\(field)`: \(detail)."
+        case .unauthorized:
+            return "\(request) answered HTTP 401: the API token was refused; check --token-env or --token-file."
+        case .notFound:
+            return "\(request) answered HTTP 404: the board does not exist (any more)."
+        case .missingToken(let detail):
+            return "No API token: \(detail)."
+        }
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+
+/// Decodes the `{value, count, offset, limit, total}` envelope and keeps each item's JSON.
+enum EnvelopeDecoder {
+    enum Failure: Error {
+        /// The body is not complete JSON (cut short in transit): worth retrying.
+        case truncated(String)
+    }
+
+    static func decode<Item: Decodable & Sendable>(
+        _ type: Item.Type, from body: Data, request: String, board: Int?, offset: Int
+    ) throws -> Page<Item> {
+        let decoder = JSONDecoder()
+        let envelope: Envelope<JSONValue>
+        do {
+            envelope = try decoder.decode(Envelope<JSONValue>.self, from: body)
+        } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
+            throw Failure.truncated("\(body.count) bytes that are not complete JSON")
+        } catch let error as DecodingError {
+            throw CrawlError(request: request, reason: .undecodableBody("envelope field `\(fieldName(of: error))`: \(reason(of: error))"))
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        var items: [RawItem<Item>] = []
+        items.reserveCapacity(envelope.value.count)
+        var hash = ""
+        for (index, value) in envelope.value.enumerated() {
+            let json = try encoder.encode(value)
+            do {
+                items.append(RawItem(item: try decoder.decode(Item.self, from: json), json: String(decoding: json, as: UTF8.self)))
+            } catch let error as DecodingError {
+                throw CrawlError(
+                    request: request,
+                    reason: .undecodableItem(board: board, offset: offset + index, field: fieldName(of: error), detail: reason(of: error)))
+            }
+            hash += items[index].json
+        }
+        return Page(
+            items: items, count: envelope.count, offset: envelope.offset, limit: envelope.limit, total: envelope.total,
+            contentHash: ContentHash.hex(of: hash))
+    }
+
+    static func fieldName(of error: DecodingError) -> String {
+        let path: [any CodingKey]
+        switch error {
+        case .keyNotFound(let key, let context): path = context.codingPath + [key]
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context): path = context.codingPath
+        @unknown default: path = []
+        }
+        let names = path.filter { $0.intValue == nil }.map(\.stringValue)
+        return names.isEmpty ? "(root)" : names.joined(separator: ".")
+    }
+
+    static func reason(of error: DecodingError) -> String {
+        switch error {
+        case .keyNotFound: return "the required key is missing"
+        case .typeMismatch(let type, _): return "expected \(type)"
+        case .valueNotFound(let type, _): return "expected \(type), found null"
+        case .dataCorrupted(let context): return context.debugDescription
+        @unknown default: return "unreadable"
+        }
+    }
+}
+
+/// Any JSON value, to keep an item's exact fields (including ones this version does not know).
+enum JSONValue: Codable, Sendable, Equatable {
+    case null
+    case bool(Bool)
+    case int(Int)
+    case double(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([String: JSONValue])
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .null
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? container.decode(Int.self) {
+            self = .int(value)
+        } else if let value = try? container.decode(Double.self) {
+            self = .double(value)
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
+        } else if let value = try? container.decode([JSONValue].self) {
+            self = .array(value)
+        } else {
+            self = .object(try container.decode([String: JSONValue].self))
+        }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .null: try container.encodeNil()
+        case .bool(let value): try container.encode(value)
+        case .int(let value): try container.encode(value)
+        case .double(let value): try container.encode(value)
+        case .string(let value): try container.encode(value)
+        case .array(let value): try container.encode(value)
+        case .object(let value): try container.encode(value)
+        }
+    }
+}

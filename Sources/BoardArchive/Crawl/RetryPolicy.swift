@@ -1,0 +1,52 @@
+import Foundation
+
+/// When and how long the client waits before trying a request again.
+///
+/// Retried: HTTP 5xx, timeouts, dropped or refused connections and truncated bodies, with exponential backoff
+/// and full jitter; HTTP 429 waits for `Retry-After` (capped) and has its own, larger budget. Never retried:
+/// 401, 404 and other 4xx, and well-formed JSON that does not match the contract.
+public struct RetryPolicy: Sendable, Equatable {
+    /// Attempts per request for 5xx and network failures, the first included (default 8).
+    public var maxAttempts: Int
+    /// The first backoff delay (default 0.25 s); attempt n waits up to `baseDelay × 2^(n-1)`.
+    public var baseDelay: Duration
+    /// The longest backoff delay (default 20 s).
+    public var maxDelay: Duration
+    /// Answers `429` tolerated per request (default 20).
+    public var maxThrottledAttempts: Int
+    /// The longest `Retry-After` honoured (default 120 s); a longer one is shortened to this.
+    public var maxRetryAfter: Duration
+    /// The time allowed for one request (default 30 s).
+    public var requestTimeout: Duration
+
+    public init(
+        maxAttempts: Int = 8, baseDelay: Duration = .milliseconds(250), maxDelay: Duration = .seconds(20), maxThrottledAttempts: Int = 20,
+        maxRetryAfter: Duration = .seconds(120), requestTimeout: Duration = .seconds(30)
+    ) {
+        self.maxAttempts = maxAttempts
+        self.baseDelay = baseDelay
+        self.maxDelay = maxDelay
+        self.maxThrottledAttempts = maxThrottledAttempts
+        self.maxRetryAfter = maxRetryAfter
+        self.requestTimeout = requestTimeout
+    }
+
+    /// The backoff before attempt `attempt + 1` after `attempt` failures, with full jitter from `random` in 0..<1.
+    func backoff(afterAttempt attempt: Int, random: Double) -> Duration {
+        let exponent = min(max(attempt - 1, 0), 30)
+        let ceiling = min(baseDelay * (1 << exponent), maxDelay)
+        return ceiling * max(0.5, random)
+    }
+
+    /// The wait a `Retry-After` header asks for (seconds or an HTTP date), capped; nil when absent or unreadable.
+    func retryAfter(_ header: String?, now: Date) -> Duration? {
+        guard let header = header?.trimmingCharacters(in: .whitespaces), !header.isEmpty else { return nil }
+        if let seconds = Double(header), seconds >= 0 { return min(.milliseconds(Int64(seconds * 1_000)), maxRetryAfter) }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        guard let date = formatter.date(from: header) else { return nil }
+        return min(.milliseconds(Int64(max(0, date.timeIntervalSince(now)) * 1_000)), maxRetryAfter)
+    }
+}
