@@ -3,5 +3,11 @@ import BoardArchive
 
 @main
 struct BoardArchiveCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "boardarchive", abstract: "Archive a board API into a static site.")
+    static let configuration = CommandConfiguration(
+        commandName: "boardarchive", abstract: "Archive a board API into a static site.",
+        discussion: ExitCodes.helpText,
+        subcommands: [
+            CrawlCommand.self,
+            FixtureAPICommand.self,
+        ])
 }

@@ -1,0 +1,128 @@
+import ArgumentParser
+import BoardArchive
+import FixtureAPI
+import Foundation
+import Logging
+
+/// `boardarchive fixture-api`: serves the board API locally from the demo dataset, a file or a generator.
+struct FixtureAPICommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fixture-api",
+        abstract: "Serve a local board API (/api/v2) for demos, tests and benchmarks.",
+        discussion: """
+            Serves the bundled Korean demo dataset (or --data FILE, or --generate-posts N synthetic posts) with its dates \
+            shifted so the newest posts are minutes old. Prints exactly one line, "Fixture API listening on URL", then \
+            runs until SIGINT or SIGTERM. Any non-empty bearer token is accepted unless --token-env names a variable \
+            holding the one token to accept. Fault options inject latency, errors, 429s, dropped connections, truncated \
+            JSON, 401s and offset drift; random choices are seeded with --seed.
+            """)
+
+    @Option(name: .customLong("data"), help: ArgumentHelp("A dataset JSON file to serve instead of the bundled demo.", valueName: "file"))
+    var dataPath: String?
+
+    @Option(help: "Serve a generated dataset with this many posts in total instead of the demo.")
+    var generatePosts: Int?
+
+    @Option(help: "How many boards the generated dataset spreads its posts over.")
+    var generateBoards: Int = 10
+
+    @Option(help: "The address to bind.")
+    var host: String = "127.0.0.1"
+
+    @Option(help: "The port to bind; 0 picks a free one.")
+    var port: Int = 0
+
+    @Option(help: ArgumentHelp("An environment variable holding the only bearer token to accept.", valueName: "name"))
+    var tokenEnv: String?
+
+    @Option(help: "Delay before every answer, in milliseconds.")
+    var latencyMs: Int = 0
+
+    @Option(help: "Probability (0-1) of answering 500 or 503.")
+    var failureRate: Double = 0
+
+    @Option(help: "The first N requests for each path and query answer 503.")
+    var errorBurst: Int = 0
+
+    @Option(help: "Every Nth request answers 429 with Retry-After.")
+    var tooManyRequestsEvery: Int?
+
+    @Option(help: "The Retry-After of a 429, in seconds.")
+    var retryAfter: Int = 1
+
+    @Option(help: "Probability (0-1) of closing the connection without an answer.")
+    var dropRate: Double = 0
+
+    @Option(help: "Probability (0-1) of cutting a 200 answer's JSON in half.")
+    var truncateRate: Double = 0
+
+    @Option(help: "After N requests, answer 401 to everything.")
+    var unauthorizedAfter: Int?
+
+    @Option(help: "The board whose posts drift after its first page is served.")
+    var driftBoard: Int?
+
+    @Option(help: "Posts inserted at the top of --drift-board.")
+    var driftInsert: Int = 0
+
+    @Option(help: "Already-served posts deleted from --drift-board.")
+    var driftDelete: Int = 0
+
+    @Option(help: "Seed of every random choice (faults and generated data).")
+    var seed: UInt64 = 1
+
+    func validate() throws {
+        for (name, rate) in [("--failure-rate", failureRate), ("--drop-rate", dropRate), ("--truncate-rate", truncateRate)]
+        where !(0...1).contains(rate) {
+            throw ValidationError("\(name) must be between 0 and 1, got \(rate).")
+        }
+        for (name, count) in [("--latency-ms", latencyMs), ("--error-burst", errorBurst), ("--retry-after", retryAfter),
+                              ("--drift-insert", driftInsert), ("--drift-delete", driftDelete), ("--port", port)]
+        where count < 0 {
+            throw ValidationError("\(name) must not be negative, got \(count).")
+        }
+        if let every = tooManyRequestsEvery, every < 1 {
+            throw ValidationError("--too-many-requests-every must be at least 1, got \(every).")
+        }
+        if driftBoard == nil, driftInsert > 0 || driftDelete > 0 {
+            throw ValidationError("--drift-insert and --drift-delete need --drift-board.")
+        }
+        if generatePosts != nil, dataPath != nil {
+            throw ValidationError("Use either --data or --generate-posts, not both.")
+        }
+        if let posts = generatePosts, posts < 0 || generateBoards < 1 {
+            throw ValidationError("--generate-posts must not be negative and --generate-boards must be at least 1.")
+        }
+    }
+
+    func run() async throws {
+        let now = Date()
+        let dataset: FixtureDataset
+        if let posts = generatePosts {
+            dataset = .generated(boards: generateBoards, postsPerBoard: posts / generateBoards, seed: seed, now: now)
+        } else if let dataPath {
+            dataset = try FixtureDataset.load(contentsOf: URL(fileURLWithPath: dataPath)).shifted(toNow: now)
+        } else {
+            dataset = try FixtureDataset.bundledDemo().shifted(toNow: now)
+        }
+        var token: String?
+        if let tokenEnv {
+            guard let value = ProcessInfo.processInfo.environment[tokenEnv], !value.isEmpty else {
+                throw ValidationError("--token-env \(tokenEnv): the environment variable is not set or empty.")
+            }
+            token = value
+        }
+        let faults = FixtureFaults(
+            latency: latencyMs, failureRate: failureRate, errorBurst: errorBurst, tooManyRequestsEvery: tooManyRequestsEvery,
+            retryAfterSeconds: retryAfter, dropConnectionRate: dropRate, truncatedJSONRate: truncateRate,
+            unauthorizedAfter: unauthorizedAfter,
+            offsetDrift: driftBoard.map { FixtureFaults.OffsetDrift(boardId: $0, insert: driftInsert, delete: driftDelete) }, seed: seed)
+        var logger = Logger(label: "boardarchive.fixture-api")
+        logger.logLevel = .warning
+        let server = try await FixtureServer.start(
+            FixtureServerConfiguration(host: host, port: port, dataset: dataset, faults: faults, token: token),
+            stopsOnSignals: true, logger: logger)
+        FileHandle.standardOutput.write(Data("Fixture API listening on \(server.baseURL.absoluteString)\n".utf8))
+        try await server.waitUntilStopped()
+    }
+}

@@ -1,0 +1,70 @@
+/// Faults a ``FixtureServer`` injects, for tests of retries, back-off and drift handling. All off by default.
+///
+/// Checks run in this order for every request, and the first that fires answers it:
+/// latency (always), `unauthorizedAfter`, the bearer-token check, `errorBurst`, `tooManyRequestsEvery`, `failureRate`,
+/// `dropConnectionRate`; then the request is served and `truncatedJSONRate` may cut its body.
+/// Random choices use a generator seeded from `seed`, the request's path and query, and how many times that path and
+/// query was asked before, so the outcome of a given attempt does not depend on the order of concurrent requests.
+public struct FixtureFaults: Sendable, Equatable {
+    /// Posts inserted at the top of a board and deleted from it once its first page has been served (offset drift).
+    ///
+    /// When `GET /boards/{boardId}/posts` with offset 0 (no search) is first answered `200`, and after that response is
+    /// built: the `delete` posts at positions `limit - delete ..< limit` of that first page (the oldest posts the client
+    /// has just seen) are removed, so every later page shifts up by `delete`; then `insert` new posts are added above
+    /// the newest post (ids above every existing id, counting up, dated 1…`insert` seconds after the newest post), so
+    /// every later page shifts down by `insert`. It happens once. ``FixtureServer/dataset`` shows the result.
+    public struct OffsetDrift: Sendable, Equatable {
+        public var boardId: Int
+        /// How many new posts to insert at the top.
+        public var insert: Int
+        /// How many already-served posts to delete.
+        public var delete: Int
+
+        public init(boardId: Int, insert: Int = 0, delete: Int = 0) {
+            self.boardId = boardId
+            self.insert = insert
+            self.delete = delete
+        }
+    }
+
+    /// Delay before every answer, in milliseconds. Default 0.
+    public var latency: Int
+    /// Probability (0…1) that a request answers `500` or `503` (chosen at random). Default 0.
+    public var failureRate: Double
+    /// The first N requests for each distinct path and query answer `503`. Default 0.
+    public var errorBurst: Int
+    /// Every Nth request (counting all requests from 1) answers `429` with `Retry-After`. Default `nil` (never).
+    public var tooManyRequestsEvery: Int?
+    /// The `Retry-After` value of a `429`, in whole seconds. Default 1.
+    public var retryAfterSeconds: Int
+    /// Probability (0…1) that the connection is closed without any response. Default 0.
+    public var dropConnectionRate: Double
+    /// Probability (0…1) that a `200` answer's JSON body is cut in half (with a matching `Content-Length`). Default 0.
+    public var truncatedJSONRate: Double
+    /// After N requests, every request answers `401`. Default `nil` (never).
+    public var unauthorizedAfter: Int?
+    /// Posts inserted or deleted mid-crawl. Default `nil`.
+    public var offsetDrift: OffsetDrift?
+    /// Seed of every random choice. Default 1.
+    public var seed: UInt64
+
+    public init(
+        latency: Int = 0, failureRate: Double = 0, errorBurst: Int = 0, tooManyRequestsEvery: Int? = nil, retryAfterSeconds: Int = 1,
+        dropConnectionRate: Double = 0, truncatedJSONRate: Double = 0, unauthorizedAfter: Int? = nil, offsetDrift: OffsetDrift? = nil,
+        seed: UInt64 = 1
+    ) {
+        self.latency = latency
+        self.failureRate = failureRate
+        self.errorBurst = errorBurst
+        self.tooManyRequestsEvery = tooManyRequestsEvery
+        self.retryAfterSeconds = retryAfterSeconds
+        self.dropConnectionRate = dropConnectionRate
+        self.truncatedJSONRate = truncatedJSONRate
+        self.unauthorizedAfter = unauthorizedAfter
+        self.offsetDrift = offsetDrift
+        self.seed = seed
+    }
+
+    /// No faults at all.
+    public static let none = FixtureFaults()
+}

@@ -1,0 +1,149 @@
+import BoardArchive
+import Foundation
+import Hummingbird
+
+/// Answers the board API under `/api/v2`, with the configured faults.
+struct FixtureResponder: HTTPResponder {
+    typealias Context = FixtureRequestContext
+
+    let state: FixtureState
+    let faults: FixtureFaults
+    let token: String?
+    let maximumLimit: Int
+
+    func respond(to request: Request, context: Context) async throws -> Response {
+        let target = request.uri.path + "?" + (request.uri.query ?? "")
+        let ticket = await state.admit(target: target)
+        if faults.latency > 0 {
+            try await Task.sleep(for: .milliseconds(faults.latency))
+        }
+        if let limit = faults.unauthorizedAfter, ticket.number > limit {
+            return await error(.unauthorized, "The token is no longer accepted (unauthorizedAfter \(limit) requests).")
+        }
+        guard isAuthorized(request) else {
+            return await error(.unauthorized, "A valid 'Authorization: Bearer <token>' header is required.")
+        }
+        if ticket.attempt < faults.errorBurst {
+            return await error(.serviceUnavailable, "Injected error burst (\(ticket.attempt + 1) of \(faults.errorBurst)).")
+        }
+        if let every = faults.tooManyRequestsEvery, every > 0, ticket.number % every == 0 {
+            var response = await error(.tooManyRequests, "Injected rate limit: every \(every)th request answers 429.")
+            response.headers[.retryAfter] = String(faults.retryAfterSeconds)
+            return response
+        }
+        var random = SeededRandom(seed: faults.seed, key: target, index: ticket.attempt)
+        if random.chance(faults.failureRate) {
+            let status: HTTPResponse.Status = random.next() % 2 == 0 ? .internalServerError : .serviceUnavailable
+            return await error(status, "Injected failure.")
+        }
+        if random.chance(faults.dropConnectionRate) {
+            await state.recordDroppedConnection()
+            await context.dropConnection()
+            return Response(status: .ok)
+        }
+        var response = try await route(request)
+        let truncated = response.status == .ok && random.chance(faults.truncatedJSONRate)
+        if truncated, let body = response.bodyBytes {
+            let cut = ByteBuffer(bytes: body.prefix(body.count / 2))
+            response = json(cut, status: .ok)
+        }
+        await state.record(status: response.status.code, truncated: truncated)
+        return response.response
+    }
+
+    /// `nil` token: any non-empty bearer token; otherwise exactly the configured one.
+    private func isAuthorized(_ request: Request) -> Bool {
+        guard let header = request.headers[.authorization], header.hasPrefix("Bearer ") else { return false }
+        let presented = header.dropFirst("Bearer ".count).trimmingCharacters(in: .whitespaces)
+        guard !presented.isEmpty else { return false }
+        return token.map { $0 == presented } ?? true
+    }
+
+    private func route(_ request: Request) async throws -> BuiltResponse {
+        guard request.method == .get else {
+            return errorBody(.methodNotAllowed, "Only GET is supported.")
+        }
+        let components = request.uri.path.split(separator: "/", omittingEmptySubsequences: true)
+        guard components.count >= 3, components[0] == "api", components[1] == "v2", components[2] == "boards" else {
+            return errorBody(.notFound, "No such endpoint: \(request.uri.path).")
+        }
+        if components.count == 3 {
+            return try encoded(await state.boardEnvelope())
+        }
+        guard components.count == 5, components[4] == "posts" else {
+            return errorBody(.notFound, "No such endpoint: \(request.uri.path).")
+        }
+        guard let boardId = Int(components[3]) else {
+            return errorBody(.notFound, "Unknown board \(components[3]).")
+        }
+        let query = request.uri.queryParameters
+        guard let offset = integer(query["offset"], default: 0), offset >= 0 else {
+            return errorBody(.badRequest, "offset must be an integer ≥ 0.")
+        }
+        guard let limit = integer(query["limit"], default: 30), limit >= 1, limit <= maximumLimit else {
+            return errorBody(.badRequest, "limit must be an integer from 1 to \(maximumLimit).")
+        }
+        var search: FixtureSearch?
+        if let text = query["search"], !text.isEmpty {
+            let targetText = query["searchTarget"].map(String.init) ?? ""
+            guard let target = targetText.isEmpty ? .all : FixtureSearch.Target(rawValue: targetText) else {
+                return errorBody(.badRequest, "searchTarget must be one of all, title, contents, writer.")
+            }
+            search = FixtureSearch(text: String(text), target: target)
+        }
+        switch await state.page(boardId: boardId, offset: offset, limit: limit, search: search) {
+        case .unknownBoard: return errorBody(.notFound, "Unknown board \(boardId).")
+        case .page(let envelope): return try encoded(envelope)
+        }
+    }
+
+    /// Absent or empty means `fallback`; anything else must be a whole number.
+    private func integer(_ text: Substring?, default fallback: Int) -> Int? {
+        guard let text, !text.isEmpty else { return fallback }
+        return Int(text)
+    }
+
+    private func encoded(_ value: some Encodable) throws -> BuiltResponse {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        return json(ByteBuffer(bytes: try encoder.encode(value)), status: .ok)
+    }
+
+    private func error(_ status: HTTPResponse.Status, _ message: String) async -> Response {
+        let built = errorBody(status, message)
+        await state.record(status: status.code)
+        return built.response
+    }
+
+    private func errorBody(_ status: HTTPResponse.Status, _ message: String) -> BuiltResponse {
+        let body = FixtureErrorBody(status: status.code, error: status.reasonPhrase, message: message)
+        let data = (try? JSONEncoder().encode(body)) ?? Data()
+        var built = json(ByteBuffer(bytes: data), status: status)
+        if status == .unauthorized {
+            built.response.headers[.wwwAuthenticate] = "Bearer"
+        }
+        return built
+    }
+
+    private func json(_ buffer: ByteBuffer, status: HTTPResponse.Status) -> BuiltResponse {
+        let response = Response(
+            status: status,
+            headers: [.contentType: "application/json; charset=utf-8", .contentLength: String(buffer.readableBytes)],
+            body: .init(byteBuffer: buffer))
+        return BuiltResponse(response: response, bodyBytes: Array(buffer.readableBytesView))
+    }
+}
+
+/// A response and the bytes of its body (kept so a fault can cut it).
+private struct BuiltResponse {
+    var response: Response
+    var bodyBytes: [UInt8]?
+    var status: HTTPResponse.Status { response.status }
+}
+
+/// The JSON body of every error answer: `{"status": 401, "error": "Unauthorized", "message": "…"}`.
+struct FixtureErrorBody: Codable, Sendable, Equatable {
+    var status: Int
+    var error: String
+    var message: String
+}
