@@ -1,0 +1,42 @@
+import ArgumentParser
+import BoardArchive
+import Foundation
+import Logging
+
+/// `boardarchive crawl`: crawl every board of the API into the archive store.
+struct CrawlCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "crawl", abstract: "Crawl every board of a board API into the archive store.",
+        discussion: "The token is read from --token-env (default BOARD_API_TOKEN) or --token-file, never from the command line.\n\n"
+            + ExitCodes.helpText)
+
+    @OptionGroup var crawl: CrawlOptions
+    @OptionGroup var store: StoreOptions
+    @OptionGroup var log: LogOptions
+
+    func run() async throws {
+        let logger = log.makeLogger()
+        do {
+            let report = try await Self.crawl(crawl.makeConfiguration(), store: ArchiveStore(path: store.store), logger: logger)
+            print("Crawled \(report.summary).")
+            if !report.mismatches.isEmpty { throw ExitCode(ExitCodes.dataError) }
+        } catch let exit as ExitCode {
+            throw exit
+        } catch {
+            throw exitWithError(error)
+        }
+    }
+
+    /// Runs a crawl with the real HTTP transport, shutting it down on every path.
+    static func crawl(_ configuration: CrawlConfiguration, store: ArchiveStore, logger: Logging.Logger) async throws -> CrawlReport {
+        let transport = AsyncHTTPTransport()
+        do {
+            let report = try await Crawler(configuration: configuration, transport: transport, store: store, logger: logger).run()
+            try await transport.shutdown()
+            return report
+        } catch {
+            try? await transport.shutdown()
+            throw error
+        }
+    }
+}

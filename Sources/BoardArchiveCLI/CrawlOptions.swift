@@ -1,0 +1,75 @@
+import ArgumentParser
+import BoardArchive
+import Foundation
+
+/// The options of `crawl` (and of `export`, which crawls first).
+struct CrawlOptions: ParsableArguments {
+    @Option(help: "The board API base URL, e.g. https://mp-dev.mail-server.kr/api/v2.")
+    var api: String
+
+    @Option(help: "The environment variable holding the API token.")
+    var tokenEnv: String = "BOARD_API_TOKEN"
+
+    @Option(help: "A file holding the API token (instead of --token-env).")
+    var tokenFile: String?
+
+    @Option(help: "Boards crawled at the same time (requests in flight at most).")
+    var concurrency: Int = 4
+
+    @Option(help: "Posts requested per page (the API's limit).")
+    var pageSize: Int = 30
+
+    @Option(name: .customLong("max-rps"), help: "The most requests started per second (default: no cap).")
+    var maxRequestsPerSecond: Double?
+
+    func validate() throws {
+        guard let url = URL(string: api), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host != nil else {
+            throw ValidationError("--api must be an http(s) URL such as https://mp-dev.mail-server.kr/api/v2, not \"\(api)\".")
+        }
+        guard URLComponents(string: api)?.user == nil else {
+            throw ValidationError("--api must not carry credentials; pass the token with --token-env or --token-file.")
+        }
+        guard concurrency >= 1, concurrency <= 64 else { throw ValidationError("--concurrency must be between 1 and 64, not \(concurrency).") }
+        guard pageSize >= 1, pageSize <= 1_000 else { throw ValidationError("--page-size must be between 1 and 1000, not \(pageSize).") }
+        if let rate = maxRequestsPerSecond, !(rate > 0) { throw ValidationError("--max-rps must be a positive number, not \(rate).") }
+    }
+
+    /// Reads the token (file first when given, else the environment variable) and builds the configuration.
+    func makeConfiguration(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> CrawlConfiguration {
+        let token: APIToken
+        if let tokenFile {
+            guard let text = try? String(contentsOfFile: tokenFile, encoding: .utf8) else {
+                throw CrawlError(request: "reading the token", reason: .missingToken("cannot read the token file \(tokenFile)"))
+            }
+            guard let value = APIToken(text) else {
+                throw CrawlError(request: "reading the token", reason: .missingToken("the token file \(tokenFile) is empty"))
+            }
+            token = value
+        } else {
+            guard let value = environment[tokenEnv].flatMap(APIToken.init) else {
+                throw CrawlError(
+                    request: "reading the token",
+                    reason: .missingToken("the environment variable \(tokenEnv) is unset or empty; export it or use --token-file"))
+            }
+            token = value
+        }
+        guard let url = URL(string: api) else { throw ValidationError("--api is not a URL.") }
+        return CrawlConfiguration(
+            api: url, token: token, pageSize: pageSize, concurrency: concurrency, maxRequestsPerSecond: maxRequestsPerSecond)
+    }
+}
+
+/// Where the archive store lives.
+struct StoreOptions: ParsableArguments {
+    @Option(help: "The archive store (SQLite file).")
+    var store: String = "archive.sqlite"
+}
+
+/// How much the command logs, and how.
+struct LogOptions: ParsableArguments {
+    @Option(help: "Log level: trace, debug, info, notice, warning, error.")
+    var logLevel: String = "notice"
+
+    @Flag(help: "Log JSON lines instead of plain text (for CI).")
+    var jsonLogs = false
+}

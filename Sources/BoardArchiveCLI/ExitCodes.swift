@@ -1,0 +1,48 @@
+import ArgumentParser
+import BoardArchive
+import Foundation
+
+/// The documented exit codes (sysexits-style), shared by every command.
+enum ExitCodes {
+    /// 0: success.
+    static let success: Int32 = 0
+    /// 1: an unexpected failure.
+    static let failure: Int32 = 1
+    /// 64: bad command-line usage (ArgumentParser's validation error).
+    static let usage: Int32 = 64
+    /// 65: the API answered data that does not match the contract.
+    static let dataError: Int32 = 65
+    /// 69: the API was unreachable or kept failing after retries.
+    static let unavailable: Int32 = 69
+    /// 73: the store or the output could not be written (also a refused output folder, a broken template).
+    static let cannotCreate: Int32 = 73
+    /// 77: no token, or the API refused it (401).
+    static let unauthorized: Int32 = 77
+
+    static let helpText = """
+        Exit codes: 0 success; 1 unexpected failure; 64 usage error; 65 the API sent data that breaks the contract; \
+        69 the API was unreachable or kept failing after retries; 73 the store, templates or output folder could not \
+        be used (the previous site is left untouched); 77 no API token, or the API refused it (401).
+        """
+
+    /// The exit code for an error thrown by the library.
+    static func code(for error: any Error) -> Int32 {
+        switch error {
+        case let error as CrawlError:
+            switch error.reason {
+            case .unauthorized, .missingToken: return unauthorized
+            case .undecodableBody, .undecodableItem: return dataError
+            case .unexpectedStatus, .transport, .notFound: return unavailable
+            }
+        case is StoreError: return cannotCreate
+        default: return failure
+        }
+    }
+}
+
+/// Prints a library error as one line on stderr and exits with its documented code.
+func exitWithError(_ error: any Error) -> ExitCode {
+    let message = (error as? LocalizedError)?.errorDescription ?? String(describing: error)
+    FileHandle.standardError.write(Data("error: \(message)\n".utf8))
+    return ExitCode(ExitCodes.code(for: error))
+}

@@ -1,0 +1,38 @@
+import Foundation
+import Logging
+
+/// A log handler writing one line per message to stderr: plain text, or JSON for CI.
+struct CLILogHandler: LogHandler {
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level
+    let json: Bool
+    let label: String
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        let merged = metadata.merging(event.metadata ?? [:]) { _, new in new }
+        let line: String
+        if json {
+            var object: [String: String] = ["level": event.level.rawValue, "message": "\(event.message)", "logger": label]
+            for (key, value) in merged { object[key] = "\(value)" }
+            let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
+            line = String(decoding: data, as: UTF8.self)
+        } else {
+            let fields = merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+            line = "\(event.level.rawValue): \(event.message)" + (fields.isEmpty ? "" : " (\(fields))")
+        }
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+}
+
+extension LogOptions {
+    func makeLogger(label: String = "boardarchive") -> Logger {
+        let level = Logger.Level(rawValue: logLevel) ?? .notice
+        let json = jsonLogs
+        return Logger(label: label) { label in CLILogHandler(logLevel: level, json: json, label: label) }
+    }
+}

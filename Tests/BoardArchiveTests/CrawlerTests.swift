@@ -1,0 +1,217 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import BoardArchive
+
+/// Crawler and client rules over the in-memory transport (no sockets, no sleeping).
+@Suite("Crawler over an in-memory transport")
+struct CrawlerTests {
+    /// A minimal board API in memory: `/boards` and paged `/boards/{id}/posts`, with an optional fault hook.
+    final class MemoryAPI: Sendable {
+        let boards: [Board]
+        let posts: Mutex<[Int: [Post]]>
+        /// The largest page the server returns, whatever `limit` asks (a server that caps `limit`).
+        let cap: Int
+        let requests = Mutex<[String]>([])
+        let fault: @Sendable (_ requestNumber: Int, _ url: URL) -> HTTPResponse?
+
+        init(boards: [Board], posts: [Int: [Post]], cap: Int = .max, fault: @escaping @Sendable (Int, URL) -> HTTPResponse? = { _, _ in nil }) {
+            self.boards = boards
+            self.posts = Mutex(posts)
+            self.cap = cap
+            self.fault = fault
+        }
+
+        var transport: InMemoryTransport {
+            InMemoryTransport { url, headers in try self.answer(url, headers: headers) }
+        }
+
+        func answer(_ url: URL, headers: [String: String]) throws -> HTTPResponse {
+            let number = requests.withLock { list in
+                list.append(url.path + "?" + (url.query ?? ""))
+                return list.count
+            }
+            if let response = fault(number, url) { return response }
+            guard headers["Authorization"] == "Bearer \(testToken)" else { return HTTPResponse(status: 401) }
+            let encoder = JSONEncoder()
+            if url.path.hasSuffix("/boards") {
+                return HTTPResponse(
+                    status: 200, body: try encoder.encode(Envelope(value: boards, count: boards.count, offset: 0, limit: 30, total: boards.count)))
+            }
+            let parts = url.path.split(separator: "/")
+            guard let boardId = Int(parts[parts.count - 2]), let list = posts.withLock({ $0[boardId] }) else { return HTTPResponse(status: 404) }
+            let query = Dictionary(uniqueKeysWithValues: (URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []).map { ($0.name, $0.value ?? "") })
+            let offset = Int(query["offset"] ?? "") ?? 0
+            let limit = Int(query["limit"] ?? "") ?? 30
+            let slice = Array(list.dropFirst(offset).prefix(min(limit, cap)))
+            return HTTPResponse(
+                status: 200, body: try encoder.encode(Envelope(value: slice, count: slice.count, offset: offset, limit: limit, total: list.count)))
+        }
+    }
+
+    static let base = URL(string: "http://api.test/api/v2")!
+
+    func crawl(_ api: MemoryAPI, store: ArchiveStore, pageSize: Int = 30, logs: CapturedLogs = CapturedLogs()) async throws -> CrawlReport {
+        let configuration = CrawlConfiguration(api: Self.base, token: try #require(APIToken(testToken)), pageSize: pageSize, retryPolicy: fastRetries)
+        return try await Crawler(configuration: configuration, transport: api.transport, store: store, logger: logs.logger()).run()
+    }
+
+    @Test(arguments: [
+        // (offset, count, total, last page?)
+        (0, 30, 125, false), (90, 30, 125, false), (120, 5, 125, true), (0, 0, 0, true), (30, 0, 30, true), (0, 30, 30, true),
+        (0, 20, 125, false),  // a short page that disagrees with total: the server capped limit, keep going
+        (125, 0, 125, true), (100, 30, 125, true),
+    ])
+    func pageEndRules(offset: Int, count: Int, total: Int, isLast: Bool) {
+        #expect(Crawler.isLastPage(offset: offset, count: count, total: total) == isLast)
+    }
+
+    @Test(arguments: [0, 1, 29, 30, 31, 60, 61, 125])
+    func everyPostIsStoredOnceWhateverTheCount(count: Int) async throws {
+        let posts = (1...max(count, 1)).prefix(count).map { makePost(1_000 + $0) }
+        let api = MemoryAPI(boards: [Board(boardId: 1, displayName: "b", orderNo: 1)], posts: [1: posts])
+        let store = try ArchiveStore.inMemory()
+        let report = try await crawl(api, store: store)
+        #expect(try store.postCount(inBoard: 1) == count)
+        #expect(report.posts == count)
+        #expect(report.new == count)
+        // One request for /boards, then ceil(count/30) pages, plus one empty page only when count is 0.
+        let pages = count == 0 ? 1 : (count + 29) / 30
+        #expect(api.requests.withLock { $0.count } == 1 + pages)
+    }
+
+    @Test func aServerThatCapsLimitIsPagedToTheEnd() async throws {
+        let posts = (1...95).map { makePost($0) }
+        let api = MemoryAPI(boards: [Board(boardId: 1, displayName: "b", orderNo: 1)], posts: [1: posts], cap: 20)
+        let store = try ArchiveStore.inMemory()
+        _ = try await crawl(api, store: store)
+        #expect(try store.postCount(inBoard: 1) == 95)
+        #expect(api.requests.withLock { $0.count } == 1 + 5)
+    }
+
+    @Test func fiveHundredsAreRetriedUntilTheyClear() async throws {
+        let api = MemoryAPI(boards: [Board(boardId: 1, displayName: "b", orderNo: 1)], posts: [1: (1...40).map { makePost($0) }]) { number, _ in
+            number <= 3 ? HTTPResponse(status: 503) : nil
+        }
+        let store = try ArchiveStore.inMemory()
+        let report = try await crawl(api, store: store)
+        #expect(report.retries == 3)
+        #expect(try store.postCount() == 40)
+    }
+
+    @Test func persistentFailureStopsWithTheRequestAndAttemptsNamed() async throws {
+        let api = MemoryAPI(boards: [Board(boardId: 7, displayName: "b", orderNo: 1)], posts: [7: (1...40).map { makePost($0, board: 7) }]) { _, url in
+            url.query?.contains("offset=30") == true ? HTTPResponse(status: 503) : nil
+        }
+        await #expect {
+            _ = try await crawl(api, store: try ArchiveStore.inMemory())
+        } throws: { error in
+            guard let error = error as? CrawlError, case .unexpectedStatus(503, let attempts, _) = error.reason else { return false }
+            return attempts == fastRetries.maxAttempts && error.request == "GET /boards/7/posts?offset=30&limit=30"
+                && error.localizedDescription.hasPrefix("GET /boards/7/posts?offset=30&limit=30 answered HTTP 503 8 times")
+        }
+    }
+
+    @Test func unauthorizedStopsAtOnce() async throws {
+        let api = MemoryAPI(boards: [Board(boardId: 1, displayName: "b", orderNo: 1)], posts: [1: []]) { _, _ in HTTPResponse(status: 401) }
+        await #expect {
+            _ = try await crawl(api, store: try ArchiveStore.inMemory())
+        } throws: { error in
+            (error as? CrawlError)?.reason == .unauthorized
+        }
+        #expect(api.requests.withLock { $0.count } == 1)
+    }
+
+    @Test func tooManyRequestsWaitsForRetryAfter() async throws {
+        let waits = Mutex<[Duration]>([])
+        let api = MemoryAPI(boards: [Board(boardId: 1, displayName: "b", orderNo: 1)], posts: [1: [makePost(1)]]) { number, _ in
+            number == 2 ? HTTPResponse(status: 429, headers: ["Retry-After": "3"]) : nil
+        }
+        let client = BoardAPIClient(
+            baseURL: Self.base, token: try #require(APIToken(testToken)), transport: api.transport, retryPolicy: fastRetries,
+            maxRequestsPerSecond: nil, logger: CapturedLogs().logger(), sleep: { delay in waits.withLock { $0.append(delay) } })
+        _ = try await client.fetchBoards()
+        let page = try await client.fetchPage(of: 1, offset: 0, limit: 30)
+        #expect(page.items.count == 1)
+        #expect(waits.withLock { $0 } == [.seconds(3)])
+        #expect(await client.statistics.retries == 1)
+    }
+
+    @Test func backoffGrowsExponentiallyAndIsCapped() {
+        let policy = RetryPolicy(baseDelay: .milliseconds(100), maxDelay: .seconds(1))
+        #expect(policy.backoff(afterAttempt: 1, random: 0.999) < .milliseconds(101))
+        #expect(policy.backoff(afterAttempt: 3, random: 0.999) > .milliseconds(390))
+        #expect(policy.backoff(afterAttempt: 10, random: 0.999) <= .seconds(1))
+        #expect(policy.backoff(afterAttempt: 3, random: 0) >= .milliseconds(200))
+        #expect(policy.retryAfter("7", now: Date()) == .seconds(7))
+        #expect(policy.retryAfter("100000", now: Date()) == .seconds(120))
+        #expect(policy.retryAfter("soon", now: Date()) == nil)
+    }
+
+    @Test func aKilledCrawlResumesFromItsCheckpoints() async throws {
+        let posts = (1...100).map { makePost($0) }
+        let failing = Mutex(true)
+        let api = MemoryAPI(boards: [Board(boardId: 1, displayName: "b", orderNo: 1)], posts: [1: posts]) { _, url in
+            failing.withLock { $0 } && url.query?.contains("offset=60") == true ? HTTPResponse(status: 400) : nil
+        }
+        let store = try ArchiveStore.inMemory()
+        await #expect(throws: CrawlError.self) { _ = try await crawl(api, store: store) }
+        #expect(try store.postCount() == 60)
+        failing.withLock { $0 = false }
+        api.requests.withLock { $0 = [] }
+        let report = try await crawl(api, store: store)
+        #expect(report.resumed == false)  // a failed run is closed; only a killed (still "running") one is resumed
+        #expect(try store.postCount() == 100)
+
+        // Simulate a kill: a run left "running" with checkpoints for the first two pages.
+        let killed = try ArchiveStore.inMemory()
+        let (run, _) = try killed.beginRun(api: Self.base.absoluteString, pageSize: 30, at: Date())
+        for offset in [0, 30] {
+            _ = try killed.recordPage(
+                posts[offset..<offset + 30].map(RawItem.init), board: 1, pass: 1, offset: offset, total: 100, pageHash: "", run: run, at: Date())
+        }
+        api.requests.withLock { $0 = [] }
+        let resumed = try await crawl(api, store: killed)
+        #expect(resumed.resumed)
+        #expect(try killed.postCount() == 100)
+        #expect(api.requests.withLock { $0 } == ["/api/v2/boards?", "/api/v2/boards/1/posts?offset=60&limit=30", "/api/v2/boards/1/posts?offset=90&limit=30"])
+    }
+
+    @Test func postsGoneUpstreamAreMarkedNotDeleted() async throws {
+        let api = MemoryAPI(boards: [Board(boardId: 1, displayName: "b", orderNo: 1)], posts: [1: (1...10).map { makePost($0) }])
+        let store = try ArchiveStore.inMemory()
+        _ = try await crawl(api, store: store)
+        api.posts.withLock { $0[1]?.removeAll { $0.postId == 4 } }
+        let report = try await crawl(api, store: store)
+        #expect(report.gone == 1)
+        #expect(try store.postCount() == 10)
+        #expect(try store.history(ofPost: 4)?.goneSince != nil)
+        #expect(try store.history(ofPost: 5)?.goneSince == nil)
+    }
+
+    @Test func aChangedPostIsCountedAsChanged() async throws {
+        let api = MemoryAPI(boards: [Board(boardId: 1, displayName: "b", orderNo: 1)], posts: [1: (1...10).map { makePost($0) }])
+        let store = try ArchiveStore.inMemory()
+        _ = try await crawl(api, store: store)
+        api.posts.withLock { $0[1]?[2].viewCount = 99 }
+        let report = try await crawl(api, store: store)
+        #expect(report.changed == 1)
+        #expect(report.new == 0)
+        #expect(report.unchanged == 9)
+    }
+
+    @Test func theTokenNeverReachesLogsOrErrors() async throws {
+        let logs = CapturedLogs()
+        let api = MemoryAPI(boards: [Board(boardId: 1, displayName: "b", orderNo: 1)], posts: [1: (1...40).map { makePost($0) }]) { number, _ in
+            number % 2 == 0 ? HTTPResponse(status: 503) : nil
+        }
+        _ = try await crawl(api, store: try ArchiveStore.inMemory(), logs: logs)
+        #expect(!logs.all.isEmpty)
+        #expect(logs.all.allSatisfy { !$0.contains("SECRET-TEST-TOKEN") })
+        let token = try #require(APIToken(testToken))
+        #expect("\(token)" == "<redacted>")
+        #expect(String(reflecting: token) == "<redacted>")
+        #expect(!String(describing: CrawlConfiguration(api: Self.base, token: token)).contains("SECRET"))
+    }
+}
