@@ -1,0 +1,150 @@
+import FixtureAPI
+import Foundation
+import Testing
+
+@testable import BoardArchive
+
+/// The real client and crawler against the real fixture server on 127.0.0.1:0, over real HTTP.
+@Suite("Crawl over HTTP against the fixture API")
+struct CrawlOverHTTPTests {
+    /// Starts a fixture server, runs `body`, and stops the server and the transport on every path.
+    func withServer<T>(
+        dataset: FixtureDataset? = nil, faults: FixtureFaults = .none, _ body: (FixtureServer, AsyncHTTPTransport) async throws -> T
+    ) async throws -> T {
+        let server = try await FixtureServer.start(
+            FixtureServerConfiguration(dataset: try dataset ?? FixtureDataset.bundledDemo(), faults: faults, token: testToken))
+        let transport = AsyncHTTPTransport()
+        do {
+            let result = try await body(server, transport)
+            try await transport.shutdown()
+            await server.stop()
+            return result
+        } catch {
+            try? await transport.shutdown()
+            await server.stop()
+            throw error
+        }
+    }
+
+    func configuration(_ server: FixtureServer, pageSize: Int = 30) throws -> CrawlConfiguration {
+        CrawlConfiguration(api: server.baseURL, token: try #require(APIToken(testToken)), pageSize: pageSize, retryPolicy: fastRetries)
+    }
+
+    /// The store's live (not gone) posts must be exactly the server's posts, field for field.
+    func expectStoreHolds(_ dataset: FixtureDataset, store: ArchiveStore) throws {
+        var all: [Post] = []
+        try store.forEachPost { all.append($0) }
+        var stored: [Int: Post] = [:]
+        for post in all where try store.history(ofPost: post.postId)?.goneSince == nil { stored[post.postId] = post }
+        #expect(stored.count == dataset.posts.count)
+        for post in dataset.posts {
+            #expect(stored[post.postId] == post, "post \(post.postId) differs")
+        }
+        #expect(try store.boards().map(\.boardId).sorted() == dataset.boards.map(\.boardId).sorted())
+    }
+
+    @Test func theStoreHoldsExactlyTheDataset() async throws {
+        let store = try ArchiveStore.inMemory()
+        let (report, dataset) = try await withServer { server, transport in
+            let report = try await Crawler(configuration: try configuration(server), transport: transport, store: store, logger: CapturedLogs().logger()).run()
+            return (report, await server.dataset)
+        }
+        try expectStoreHolds(dataset, store: store)
+        #expect(report.boards == dataset.boards.count)
+        #expect(report.new == dataset.posts.count)
+        #expect(report.retries == 0)
+        #expect(report.mismatches.isEmpty)
+    }
+
+    @Test func aFlakyThrottlingServerStillYieldsEveryPost() async throws {
+        // 20 % of requests fail with 500/503 and every 10th request answers 429 with Retry-After: 1.
+        let store = try ArchiveStore.inMemory()
+        let faults = FixtureFaults(failureRate: 0.2, tooManyRequestsEvery: 10, retryAfterSeconds: 1, seed: 42)
+        let (report, dataset, statuses) = try await withServer(faults: faults) { server, transport in
+            let report = try await Crawler(configuration: try configuration(server), transport: transport, store: store, logger: CapturedLogs().logger()).run()
+            return (report, await server.dataset, await server.statusCounts)
+        }
+        try expectStoreHolds(dataset, store: store)
+        #expect((statuses[429] ?? 0) > 0)
+        #expect((statuses[500] ?? 0) + (statuses[503] ?? 0) > 0)
+        #expect(report.retries == (statuses[429] ?? 0) + (statuses[500] ?? 0) + (statuses[503] ?? 0))
+    }
+
+    @Test func droppedConnectionsAndTruncatedBodiesAreRetried() async throws {
+        let store = try ArchiveStore.inMemory()
+        let faults = FixtureFaults(dropConnectionRate: 0.15, truncatedJSONRate: 0.15, seed: 7)
+        let (report, dataset, dropped, truncated) = try await withServer(faults: faults) { server, transport in
+            let report = try await Crawler(configuration: try configuration(server), transport: transport, store: store, logger: CapturedLogs().logger()).run()
+            return (report, await server.dataset, await server.droppedConnectionCount, await server.truncatedResponseCount)
+        }
+        try expectStoreHolds(dataset, store: store)
+        #expect(dropped > 0)
+        #expect(truncated > 0)
+        #expect(report.retries >= dropped + truncated)
+    }
+
+    @Test(arguments: [(5, 0), (0, 4), (3, 2)])
+    func offsetDriftLeavesNoDuplicateAndNoLoss(insert: Int, delete: Int) async throws {
+        // Board 28479 holds 137 posts: the drift happens after its first page, mid-crawl.
+        let store = try ArchiveStore.inMemory()
+        let faults = FixtureFaults(offsetDrift: .init(boardId: 28_479, insert: insert, delete: delete))
+        let (report, final, original) = try await withServer(faults: faults) { server, transport in
+            let original = await server.dataset
+            let report = try await Crawler(configuration: try configuration(server), transport: transport, store: store, logger: CapturedLogs().logger()).run()
+            return (report, await server.dataset, original)
+        }
+        try expectStoreHolds(final, store: store)
+        #expect(report.reverifiedBoards == [28_479])
+        #expect(report.mismatches.isEmpty)
+        #expect(report.gone == delete)
+        // The deleted posts are kept in the archive, marked gone.
+        let deleted = Set(original.posts.map(\.postId)).subtracting(final.posts.map(\.postId))
+        #expect(deleted.count == delete)
+        for id in deleted { #expect(try store.history(ofPost: id)?.goneSince != nil) }
+        #expect(try store.postCount() == original.posts.count + insert)
+    }
+
+    @Test func unauthorizedMidCrawlStopsAndAResumedRunFinishes() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = try ArchiveStore(path: folder.path("archive.sqlite"))
+        await #expect {
+            try await withServer(faults: FixtureFaults(unauthorizedAfter: 4)) { server, transport in
+                _ = try await Crawler(configuration: try configuration(server), transport: transport, store: store, logger: CapturedLogs().logger()).run()
+            }
+        } throws: { error in
+            (error as? CrawlError)?.reason == .unauthorized && (error as? CrawlError)?.localizedDescription.contains("401") == true
+        }
+        #expect(try store.lastRunStatus() == "failed")
+        let dataset = try await withServer { server, transport in
+            _ = try await Crawler(configuration: try configuration(server), transport: transport, store: store, logger: CapturedLogs().logger()).run()
+            return await server.dataset
+        }
+        try expectStoreHolds(dataset, store: store)
+        #expect(try store.lastRunStatus() == "completed")
+    }
+
+    @Test func theTokenIsAbsentFromLogsAndFromTheStoreFiles() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let logs = CapturedLogs()
+        let path = folder.path("archive.sqlite")
+        try await withServer(faults: FixtureFaults(failureRate: 0.3, tooManyRequestsEvery: 7, retryAfterSeconds: 0, seed: 3)) { server, transport in
+            let store = try ArchiveStore(path: path)
+            _ = try await Crawler(configuration: try configuration(server), transport: transport, store: store, logger: logs.logger()).run()
+        }
+        #expect(logs.all.contains { $0.contains("Retrying") })
+        #expect(logs.all.allSatisfy { !$0.contains("SECRET-TEST-TOKEN") })
+        var checked = 0
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.url.path) where name.hasPrefix("archive.sqlite") {
+            let bytes = try Data(contentsOf: folder.url.appendingPathComponent(name))
+            #expect(bytes.range(of: Data("SECRET-TEST-TOKEN".utf8)) == nil, "token found in \(name)")
+            checked += 1
+        }
+        #expect(checked >= 1)
+        // The store does hold the crawled data (the byte scan above is meaningful).
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        let wal = (try? Data(contentsOf: URL(fileURLWithPath: path + "-wal"))) ?? Data()
+        #expect(bytes.range(of: Data("boardDisplayName".utf8)) != nil || wal.range(of: Data("boardDisplayName".utf8)) != nil)
+    }
+}
