@@ -1,0 +1,138 @@
+import CCmarkGFM
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Renders post bodies (GitHub-flavoured Markdown) to safe, offline HTML with cmark-gfm.
+///
+/// Extensions: `table`, `strikethrough`, `autolink`, `tagfilter`, `tasklist`. Options: `CMARK_OPT_HARDBREAKS`
+/// (plain-text posts keep their line breaks) and never `CMARK_OPT_UNSAFE`, so raw HTML in a post becomes
+/// `<!-- raw HTML omitted -->` and cmark drops `javascript:`, `vbscript:`, `file:` and most `data:` URLs.
+///
+/// On top of that, with the default ``LinkPolicy/inert`` every link and image in a body is turned into
+/// plain text (`<span class="inert-link">label</span>` followed by the web address in `<span class="link-url">`
+/// when it is `http`, `https` or `mailto`): an archive promises to work offline and to load nothing from the
+/// network, so no `href`/`src` in a body ever points outside the site.
+///
+/// The renderer is stateless and safe to use from many tasks at once.
+struct MarkdownRenderer: Sendable {
+    /// What happens to the links and images of a body.
+    enum LinkPolicy: Sendable, Equatable {
+        /// Links and images become text; safe web addresses are shown next to their label.
+        case inert
+        /// cmark-gfm's own rendering (dangerous schemes already dropped); used to verify cmark's behaviour.
+        case keep
+    }
+
+    /// The link policy; ``LinkPolicy/inert`` unless a test asks otherwise.
+    var linkPolicy: LinkPolicy = .inert
+
+    /// The extensions attached to every parser, in a fixed order.
+    static let extensionNames = ["table", "strikethrough", "autolink", "tagfilter", "tasklist"]
+
+    /// `CMARK_OPT_HARDBREAKS`, deliberately without `CMARK_OPT_UNSAFE`.
+    static let options: Int32 = CMARK_OPT_HARDBREAKS
+
+    /// Registers the core extensions exactly once per process (Swift runs `static let` initialisers once, thread-safely).
+    private static let registration: Bool = {
+        cmark_gfm_core_extensions_ensure_registered()
+        return true
+    }()
+
+    /// Creates a renderer, registering cmark-gfm's core extensions on first use.
+    init(linkPolicy: LinkPolicy = .inert) {
+        precondition(Self.registration)
+        self.linkPolicy = linkPolicy
+    }
+
+    /// Renders `markdown` to an HTML fragment.
+    func render(_ markdown: String) -> String {
+        guard let parser = cmark_parser_new(Self.options) else { return "" }
+        defer { cmark_parser_free(parser) }
+        for name in Self.extensionNames {
+            if let syntaxExtension = cmark_find_syntax_extension(name) {
+                cmark_parser_attach_syntax_extension(parser, syntaxExtension)
+            }
+        }
+        var source = markdown
+        source.withUTF8 { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { chars in
+                if let base = chars.baseAddress { cmark_parser_feed(parser, base, chars.count) }
+            }
+        }
+        guard let document = cmark_parser_finish(parser) else { return "" }
+        defer { cmark_node_free(document) }
+        if linkPolicy == .inert { Self.neutraliseLinks(in: document) }
+        guard let html = cmark_render_html(document, Self.options, cmark_parser_get_syntax_extensions(parser)) else { return "" }
+        defer { free(html) }
+        return String(cString: html)
+    }
+
+    /// Replaces every link and image node under `document` with inert text.
+    private static func neutraliseLinks(in document: OpaquePointer) {
+        var targets: [OpaquePointer] = []
+        guard let iterator = cmark_iter_new(document) else { return }
+        while true {
+            let event = cmark_iter_next(iterator)
+            if event == CMARK_EVENT_DONE { break }
+            guard event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iterator) else { continue }
+            let type = cmark_node_get_type(node)
+            if type == CMARK_NODE_LINK || type == CMARK_NODE_IMAGE { targets.append(node) }
+        }
+        cmark_iter_free(iterator)
+        // Innermost first: an image inside a link is replaced before the link moves its children.
+        for node in targets.reversed() { replaceWithText(node) }
+    }
+
+    /// Moves the children of a link or image into a `span.inert-link`, adds the address when safe, drops the node.
+    private static func replaceWithText(_ node: OpaquePointer) {
+        let url = cmark_node_get_url(node).map { String(cString: $0) } ?? ""
+        let isImage = cmark_node_get_type(node) == CMARK_NODE_IMAGE
+        guard let label = customInline(enter: isImage ? "<span class=\"inert-link inert-image\">" : "<span class=\"inert-link\">") else {
+            return
+        }
+        var labelText = ""
+        while let child = cmark_node_first_child(node) {
+            if cmark_node_get_type(child) == CMARK_NODE_TEXT, let literal = cmark_node_get_literal(child) {
+                labelText += String(cString: literal)
+            }
+            cmark_node_unlink(child)
+            cmark_node_append_child(label, child)
+        }
+        cmark_node_insert_before(node, label)
+        if let shown = displayableAddress(url), !isSameAddress(shown, labelText) {
+            if let urlSpan = customInline(enter: " <span class=\"link-url\">"), let text = cmark_node_new(CMARK_NODE_TEXT) {
+                cmark_node_set_literal(text, shown)
+                cmark_node_append_child(urlSpan, text)
+                cmark_node_insert_before(node, urlSpan)
+            }
+        }
+        cmark_node_unlink(node)
+        cmark_node_free(node)
+    }
+
+    /// A custom inline node whose enter/exit markup is fixed HTML written here, never taken from the post.
+    private static func customInline(enter: String) -> OpaquePointer? {
+        guard let node = cmark_node_new(CMARK_NODE_CUSTOM_INLINE) else { return nil }
+        cmark_node_set_on_enter(node, enter)
+        cmark_node_set_on_exit(node, "</span>")
+        return node
+    }
+
+    /// The address to show as text: only `http`, `https` and `mailto` addresses without control characters.
+    static func displayableAddress(_ url: String) -> String? {
+        let lowered = url.lowercased()
+        guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://") || lowered.hasPrefix("mailto:") else { return nil }
+        guard !url.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else { return nil }
+        return url
+    }
+
+    /// Whether the label already spells the address (autolinks), so it need not be repeated.
+    private static func isSameAddress(_ url: String, _ label: String) -> Bool {
+        url == label || url == "http://" + label || url == "https://" + label || url == "mailto:" + label
+    }
+}

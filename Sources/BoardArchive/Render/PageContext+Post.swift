@@ -1,0 +1,45 @@
+import Foundation
+
+/// The neighbours of a post that its page links to, resolved by the site builder.
+struct PostNeighbours: Sendable {
+    /// The board the post is listed on.
+    var board: Board
+    /// The board page (1-based) that lists the post.
+    var boardPage: Int
+    /// The post above it in board order.
+    var previous: Post?
+    /// The post below it in board order.
+    var next: Post?
+    /// The parent of a reply, when it is in the archive.
+    var parent: Post?
+    /// Whether the post names a parent that is not in the archive.
+    var parentMissing: Bool
+    /// The replies to the post, in board order.
+    var replies: [Post]
+}
+
+extension PageContext {
+    /// The page of `post` with its rendered body.
+    ///
+    /// Keys: everything of a row (``postSummary(_:)``) plus `boardId`, `boardName`, `boardHref` (the board's
+    /// first page), `backHref` (the board page that lists the post), `bodyHTML` (raw, from cmark-gfm),
+    /// `parent` (`href`, `title`, `postId`, or false), `parentMissing`, `hasReplies`, `replies` (rows),
+    /// `previous` / `next` (`href`, `title`, `postId`, or false), `hasNeighbours`.
+    func postPage(_ post: Post, bodyHTML: String, neighbours: PostNeighbours) -> [String: Any] {
+        let root = SitePaths.relativeRoot(of: SitePaths.post(post.postId))
+        var context = postSummary(post)
+        context["boardId"] = neighbours.board.boardId
+        context["boardName"] = neighbours.board.displayName
+        context["boardHref"] = root + SitePaths.board(neighbours.board.boardId)
+        context["backHref"] = root + SitePaths.board(neighbours.board.boardId, page: neighbours.boardPage)
+        context["bodyHTML"] = bodyHTML
+        context["parent"] = neighbours.parent.map { link(to: $0, root: root) as Any } ?? false
+        context["parentMissing"] = neighbours.parentMissing
+        context["hasReplies"] = !neighbours.replies.isEmpty
+        context["replies"] = neighbours.replies.map { row(for: $0, root: root) }
+        context["previous"] = neighbours.previous.map { link(to: $0, root: root) as Any } ?? false
+        context["next"] = neighbours.next.map { link(to: $0, root: root) as Any } ?? false
+        context["hasNeighbours"] = neighbours.previous != nil || neighbours.next != nil
+        return context
+    }
+}

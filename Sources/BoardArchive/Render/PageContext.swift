@@ -1,0 +1,84 @@
+import Foundation
+
+/// Builds the Mustache contexts of pages and rows from store values.
+///
+/// Contexts are `[String: Any]` dictionaries (swift-mustache reads them without reflection) whose keys are
+/// always present: a missing key would make Mustache look it up in an enclosing context and render the
+/// wrong value. Text is escaped by the templates (`{{x}}`); only `bodyHTML` (cmark-gfm output) and the
+/// layout's `content` are inserted raw.
+struct PageContext: Sendable {
+    /// Interface strings.
+    let strings: SiteStrings
+    /// The build's clock and time zone.
+    let clock: ArchiveClock
+
+    /// The context of one post row, for the `partials/post-row` partial (and any listing that reuses it).
+    ///
+    /// Keys: `postId`, `postType`, `title`, `href`, `writer`, `isAnonymous`, `iso` (UTC, for `<time datetime>`),
+    /// `dateLabel` (`HH:mm` today, else `yy-MM-dd`), `fullDate`, `viewCount`, `commentsCount`, `hasComments`,
+    /// `attachmentsCount`, `hasAttachment`, `isNotice`, `isReply`, `isNew`.
+    /// - Parameter root: the relative root of the page the row appears on.
+    func row(for post: Post, root: String) -> [String: Any] {
+        var context = postSummary(post)
+        context["href"] = root + SitePaths.post(post.postId)
+        return context
+    }
+
+    /// The fields a row and a post page share.
+    func postSummary(_ post: Post) -> [String: Any] {
+        let attachments = max(post.attachmentsCount, post.hasAttachment == true ? 1 : 0)
+        return [
+            "postId": post.postId,
+            "postType": post.postType.rawValue,
+            "title": displayTitle(post),
+            "writer": post.shownWriterName(anonymousLabel: strings["anonymous"]),
+            "isAnonymous": post.isAnonymous,
+            "iso": clock.machineTimestamp(for: post.createdDateTime),
+            "dateLabel": clock.shortLabel(for: post.createdDateTime),
+            "fullDate": clock.fullLabel(for: post.createdDateTime),
+            "viewCount": post.viewCount,
+            "commentsCount": post.commentsCount,
+            "hasComments": post.commentsCount > 0,
+            "attachmentsCount": attachments,
+            "hasAttachment": attachments > 0,
+            "isNotice": post.postType == .notice,
+            "isReply": post.postType == .reply,
+            "isNew": clock.isToday(post.createdDateTime),
+        ]
+    }
+
+    /// A title that is never blank (a blank link would be invisible).
+    func displayTitle(_ post: Post) -> String {
+        post.title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? strings["untitled"] : post.title
+    }
+
+    /// A short link to another post: `href`, `title`, `postId`.
+    func link(to post: Post, root: String) -> [String: Any] {
+        ["href": root + SitePaths.post(post.postId), "title": displayTitle(post), "postId": post.postId]
+    }
+
+    /// The pager of board page `page`: `items` in order first, previous, numbered window, next, last.
+    ///
+    /// Each item: `kind` (`first`, `previous`, `number`, `next`, `last`), `label`, `ariaLabel`, `href`
+    /// (a file name in the board's folder), `isCurrent`, `isDisabled`. Disabled items have an empty `href`
+    /// and templates render them without a link.
+    func pager(_ pagination: Pagination, page: Int) -> [String: Any] {
+        let count = pagination.pageCount
+        func item(_ kind: String, _ label: String, _ aria: String, target: Int, enabled: Bool, current: Bool = false) -> [String: Any] {
+            [
+                "kind": kind, "label": label, "ariaLabel": aria, "href": enabled ? Pagination.fileName(ofPage: target) : "",
+                "isCurrent": current, "isDisabled": !enabled,
+            ]
+        }
+        var items: [[String: Any]] = [
+            item("first", strings["firstPage"], strings["firstPageLabel"], target: 1, enabled: page > 1),
+            item("previous", strings["previousPage"], strings["previousPageLabel"], target: page - 1, enabled: page > 1),
+        ]
+        for number in pagination.window(around: page) {
+            items.append(item("number", String(number), strings.pageNumber(number), target: number, enabled: true, current: number == page))
+        }
+        items.append(item("next", strings["nextPage"], strings["nextPageLabel"], target: page + 1, enabled: page < count))
+        items.append(item("last", strings["lastPage"], strings["lastPageLabel"], target: count, enabled: page < count))
+        return ["items": items, "page": page, "pageCount": count, "label": strings.pageOf(page, count)]
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+import Mustache
+
+/// Renders page contexts with the site's Mustache templates, compiled once per build.
+///
+/// Templates are the `*.mustache` files of the templates folder (subfolders included, `assets/` excluded),
+/// registered by path without the extension: `layout`, `home`, `board`, `post`, `partials/post-row`, …
+/// Loading fails with a ``BuildError`` naming `file:line` for a syntax error, a missing required template or
+/// a `{{> partial}}` tag whose template does not exist (swift-mustache would silently render it empty).
+///
+/// Every page is the page template rendered into `layout` (which prints it with `{{{content}}}`). Both
+/// see the same context: the page's keys plus the common keys of ``commonContext(relativeRoot:title:scripts:)``.
+struct TemplateRenderer: Sendable {
+    /// The templates every build needs.
+    static let requiredTemplates = ["layout", "home", "board", "post"]
+
+    /// The compiled templates.
+    let library: MustacheLibrary
+    /// Registered template names, sorted.
+    let templateNames: [String]
+    /// The templates folder, for error locations.
+    let directory: URL
+    /// Interface strings (`{{s.key}}`).
+    let strings: SiteStrings
+    /// The build's clock and time zone.
+    let clock: ArchiveClock
+
+    /// Loads, compiles and checks every template under `directory`.
+    static func load(from directory: URL, strings: SiteStrings, clock: ArchiveClock) throws -> TemplateRenderer {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw BuildError(phase: .templates, reason: .templatesDirectoryNotFound, location: directory.path)
+        }
+        let files = try templateFiles(in: directory)
+        var library = MustacheLibrary()
+        var sources: [(name: String, text: String)] = []
+        for name in files {
+            let location = displayPath(directory, name)
+            let text: String
+            do {
+                text = try String(contentsOf: directory.appendingPathComponent(name + ".mustache"), encoding: .utf8)
+            } catch {
+                throw BuildError(phase: .templates, underlying: error, location: location)
+            }
+            do {
+                library.register(try MustacheTemplate(string: text), named: name)
+            } catch let error as MustacheTemplate.ParserError {
+                throw BuildError(
+                    phase: .templates, reason: .templateSyntax("\(error.error)"),
+                    location: "\(location):\(error.context.lineNumber):\(error.context.columnNumber)")
+            } catch {
+                throw BuildError(phase: .templates, underlying: error, location: location)
+            }
+            sources.append((name, text))
+        }
+        let names = Set(files)
+        for required in requiredTemplates where !names.contains(required) {
+            throw BuildError(phase: .templates, reason: .templateNotFound(required), location: displayPath(directory, required))
+        }
+        for (name, text) in sources {
+            for reference in partialReferences(in: text) where !names.contains(reference.name) {
+                throw BuildError(
+                    phase: .templates, reason: .partialNotFound(reference.name), location: "\(displayPath(directory, name)):\(reference.line)")
+            }
+        }
+        return TemplateRenderer(library: library, templateNames: files, directory: directory, strings: strings, clock: clock)
+    }
+
+    /// Template names (relative paths without `.mustache`) under `directory`, sorted; `assets/` is skipped.
+    static func templateFiles(in directory: URL) throws -> [String] {
+        let base = directory.standardizedFileURL.path
+        guard let enumerator = FileManager.default.enumerator(atPath: base) else { return [] }
+        var names: [String] = []
+        for case let path as String in enumerator {
+            if path == "assets" || path.hasPrefix("assets/") { continue }
+            guard path.hasSuffix(".mustache") else { continue }
+            names.append(String(path.dropLast(".mustache".count)))
+        }
+        return names.sorted()
+    }
+
+    /// The `{{> name}}` and `{{< name}}` tags of a template with their 1-based line numbers.
+    static func partialReferences(in text: String) -> [(name: String, line: Int)] {
+        let pattern = #/\{\{[ \t]*[><][ \t]*([^\s*}][^\s}]*)[ \t]*\}\}/#
+        var references: [(name: String, line: Int)] = []
+        for match in text.matches(of: pattern) {
+            let line = text[..<match.range.lowerBound].reduce(1) { $1 == "\n" ? $0 + 1 : $0 }
+            references.append((String(match.output.1), line))
+        }
+        return references
+    }
+
+    private static func displayPath(_ directory: URL, _ name: String) -> String {
+        directory.appendingPathComponent(name + ".mustache").path
+    }
+
+    /// The keys every page and the layout share.
+    ///
+    /// - `root`: the relative path from the page to the site root (`""`, `"../"`, `"../../"`); every link
+    ///   in a template is written `{{root}}some/file.html`.
+    /// - `lang`, `s` (strings), `title` (this page), `timeZone` (IANA id) and `timeZoneOffset` (minutes, fallback),
+    ///   `scripts` (extra classic scripts, `[{src}]`, already relative to the page).
+    func commonContext(relativeRoot: String, title: String, scripts: [String] = []) -> [String: Any] {
+        [
+            "root": relativeRoot,
+            "lang": strings.language.rawValue,
+            "s": strings.table,
+            "title": title,
+            "timeZone": clock.timeZone.identifier,
+            "timeZoneOffset": clock.offsetMinutes,
+            "scripts": scripts.map { ["src": $0] },
+        ]
+    }
+
+    /// Renders the template `name` with `context`; a missing template is an error, not `nil`.
+    func render(_ context: [String: Any], with name: String) throws -> String {
+        guard let html = library.render(context, withTemplate: name) else {
+            throw BuildError(phase: .render, reason: .templateNotFound(name), location: Self.displayPath(directory, name))
+        }
+        return html
+    }
+
+    /// Renders a whole page: `template` with the common keys plus `context`, placed into `layout`.
+    ///
+    /// - Parameters:
+    ///   - template: the page template's name, such as `board` or `search`.
+    ///   - context: the page's own keys; they override common keys of the same name.
+    ///   - relativeRoot: the path from the page to the site root, `""` for a top-level page, `"../"` one folder down.
+    ///   - title: the page title (the layout appends the site title).
+    ///   - scripts: extra classic scripts for this page, relative to the page (`"assets/search.js"` on `search.html`).
+    func renderPage(template: String, context: [String: Any], relativeRoot: String, title: String, scripts: [String] = []) throws -> String {
+        var merged = commonContext(relativeRoot: relativeRoot, title: title, scripts: scripts)
+        merged.merge(context) { _, page in page }
+        merged["content"] = try render(merged, with: template)
+        return try render(merged, with: "layout")
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+
+/// Everything a build needs besides the store, resolved once by the command line.
+public struct BuildConfiguration: Sendable {
+    /// The output folder; default `site` in the current directory. Replaced as a whole by each build.
+    public var outputDirectory: URL
+    /// The Mustache templates folder (`layout`, `home`, `board`, `post`, `partials/`, `assets/`); nil means
+    /// `templates` in the current directory (the repository's default templates).
+    public var templatesDirectory: URL?
+    /// The build's "now": decides new badges and `HH:mm` labels. Inject it for reproducible output.
+    public var now: Date
+    /// The archive's time zone; "today" is a calendar day in it. Default: the machine's.
+    public var timeZone: TimeZone
+    /// The interface language; default Korean.
+    public var language: SiteLanguage
+    /// Replace a non-empty output folder that has no `.boardarchive` marker; default false.
+    public var force: Bool
+    /// Extra keywords to pre-render as keyword pages (search phase); default none.
+    public var keywords: [String]
+    /// How many of the archive's most frequent keywords get pages (search phase); default 20.
+    public var topKeywords: Int
+
+    /// Creates a configuration; only `now` has no default, so that every build states its clock.
+    public init(
+        outputDirectory: URL = URL(fileURLWithPath: "site", isDirectory: true), templatesDirectory: URL? = nil, now: Date,
+        timeZone: TimeZone = .current, language: SiteLanguage = .ko, force: Bool = false, keywords: [String] = [], topKeywords: Int = 20
+    ) {
+        self.outputDirectory = outputDirectory
+        self.templatesDirectory = templatesDirectory
+        self.now = now
+        self.timeZone = timeZone
+        self.language = language
+        self.force = force
+        self.keywords = keywords
+        self.topKeywords = topKeywords
+    }
+
+    /// The templates folder to use: the configured one, else `templates` in the current directory.
+    public var resolvedTemplatesDirectory: URL {
+        templatesDirectory ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
+            .appendingPathComponent("templates", isDirectory: true)
+    }
+
+    /// The build's clock in the archive's time zone.
+    public var clock: ArchiveClock { ArchiveClock(now: now, timeZone: timeZone) }
+}

@@ -1,0 +1,91 @@
+import Foundation
+
+/// An error raised while building the site; each build phase wraps its failures once.
+///
+/// Template errors name the file and line (`templates/post.mustache:12`), output errors the folder. The
+/// message is one sentence: what failed, where, what was expected, and the fix.
+public struct BuildError: Error, LocalizedError, Equatable, Sendable {
+    /// The build phase that failed.
+    public enum Phase: String, Sendable, Equatable {
+        /// Checking the configuration and the output folder before anything is written.
+        case prepare
+        /// Loading and checking the Mustache templates.
+        case templates
+        /// Reading the archive store.
+        case store
+        /// Rendering pages.
+        case render
+        /// Building the search index and keyword pages.
+        case search
+        /// Writing into the staging folder and swapping it into place.
+        case publish
+    }
+
+    /// Why the phase failed.
+    public enum Reason: Equatable, Sendable {
+        /// The templates folder does not exist.
+        case templatesDirectoryNotFound
+        /// A required template (`layout`, `home`, `board`, `post`) is missing.
+        case templateNotFound(String)
+        /// A template does not parse; the text is the parser's complaint.
+        case templateSyntax(String)
+        /// A `{{> name}}` tag names a partial that no template file provides.
+        case partialNotFound(String)
+        /// The output folder is not empty and was not made by BoardArchive (no marker file).
+        case outputNotManaged
+        /// The output path exists and is not a folder.
+        case outputNotDirectory
+        /// A file path produced by the build is not a safe relative path, or was produced twice.
+        case invalidOutputPath(String)
+        /// Any other failure, described by the underlying error.
+        case underlying(String)
+    }
+
+    /// The phase that failed.
+    public var phase: Phase
+    /// Why it failed.
+    public var reason: Reason
+    /// Where it failed: `file:line` for templates, a path for files and folders, nil when nowhere in particular.
+    public var location: String?
+
+    /// Creates an error for `phase`.
+    public init(phase: Phase, reason: Reason, location: String? = nil) {
+        self.phase = phase
+        self.reason = reason
+        self.location = location
+    }
+
+    /// Wraps `error` for `phase`; a ``BuildError`` passes through unchanged.
+    public init(phase: Phase, underlying error: any Error, location: String? = nil) {
+        if let error = error as? BuildError {
+            self = error
+        } else {
+            let text = (error as? LocalizedError)?.errorDescription ?? String(describing: error)
+            self.init(phase: phase, reason: .underlying(text), location: location)
+        }
+    }
+
+    /// One sentence: what failed, where, what was expected, and the fix.
+    public var errorDescription: String? {
+        let place = location.map { " at \($0)" } ?? ""
+        switch reason {
+        case .templatesDirectoryNotFound:
+            return "Build failed: the templates folder\(place) does not exist; pass --templates DIR or run from the repository."
+        case .templateNotFound(let name):
+            return "Build failed: the required template \"\(name)\" is missing\(place); copy it from the default templates folder."
+        case .templateSyntax(let detail):
+            return "Build failed: template syntax error\(place): \(detail); fix the tag and rebuild."
+        case .partialNotFound(let name):
+            return "Build failed: the partial \"\(name)\" used\(place) has no template file \(name).mustache; add it or fix the tag."
+        case .outputNotManaged:
+            return "Build refused: the output folder\(place) is not empty and has no .boardarchive marker; "
+                + "choose another folder or pass --force to replace it."
+        case .outputNotDirectory:
+            return "Build refused: the output path\(place) is not a folder; choose a folder or pass --force to replace it."
+        case .invalidOutputPath(let path):
+            return "Build failed: the output file \"\(path)\" is not a safe relative path or was written twice\(place)."
+        case .underlying(let detail):
+            return "Build failed in the \(phase.rawValue) phase\(place): \(detail)."
+        }
+    }
+}

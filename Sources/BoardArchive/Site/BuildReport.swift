@@ -1,0 +1,28 @@
+/// What a build produced and what it changed on disk.
+public struct BuildReport: Sendable, Equatable {
+    /// The kinds of files a build writes.
+    public enum FileKind: String, Sendable, Equatable, Hashable, CaseIterable, Comparable {
+        case home, board, post, search, keyword, asset, other
+
+        public static func < (lhs: FileKind, rhs: FileKind) -> Bool {
+            allCases.firstIndex(of: lhs) ?? 0 < allCases.firstIndex(of: rhs) ?? 0
+        }
+    }
+
+    /// Files whose bytes are new or changed (written to disk).
+    public var written: Int = 0
+    /// Files whose bytes equal the previous build's (kept as they were, modification time unchanged).
+    public var unchanged: Int = 0
+    /// Files of the previous build that this build no longer produces (deleted).
+    public var removed: Int = 0
+    /// Files produced, by kind (written + unchanged).
+    public var files: [FileKind: Int] = [:]
+    /// The output folder, as an absolute path.
+    public var outputPath: String = ""
+
+    /// Creates an empty report.
+    public init() {}
+
+    /// All files produced (written + unchanged).
+    public var total: Int { written + unchanged }
+}

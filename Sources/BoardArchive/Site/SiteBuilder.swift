@@ -1,0 +1,97 @@
+import Foundation
+import Logging
+
+// The build, phase by phase (each phase wraps its failures once in a `BuildError`):
+//
+//   1. prepare   `SitePublisher.checkOutput()` (marker guard), staging folder beside the output
+//   2. templates `TemplateRenderer.load(from:)`: compile all templates once, check partials
+//   3. assets    `templates/assets/**` → `assets/**`
+//   4. boards    per board (streamed, one board in memory at a time): board pages + post pages, rendered
+//                in parallel in a task group
+//   5. home      `index.html` from the board summaries gathered in 4
+//   6. search    ← the search phase is called here, between `home` and `publish`, for example:
+//                    try SearchPhase(configuration: configuration, logger: logger)
+//                        .run(store: store, boards: boards, output: output, renderer: renderer, pages: pages)
+//                  It writes `search.html`, `search/…` and `keywords/…` through `output.write(_:to:)`,
+//                  renders pages with `renderer.renderPage(template:context:relativeRoot:title:scripts:)`
+//                  and rows with `pages.row(for:root:)` + the `partials/post-row` partial.
+//   7. publish   `SitePublisher.publish(_:)`: marker, stale-file removal, swap (skipped when nothing changed)
+
+/// Builds the static site from the archive store.
+///
+/// Reads only the store (no network) and the templates folder. The same store, templates and
+/// configuration (clock, time zone, language) give a byte-identical site.
+public struct SiteBuilder: Sendable {
+    /// The build's settings.
+    public let configuration: BuildConfiguration
+    /// The archive to publish.
+    public let store: ArchiveStore
+    /// Progress and summary messages.
+    public let logger: Logger
+
+    /// Creates a builder; nothing happens until ``build()``.
+    public init(configuration: BuildConfiguration, store: ArchiveStore, logger: Logger) {
+        self.configuration = configuration
+        self.store = store
+        self.logger = logger
+    }
+
+    /// Builds the whole site into a staging folder and swaps it into ``BuildConfiguration/outputDirectory``.
+    ///
+    /// - Returns: how many files were written, kept unchanged and removed.
+    /// - Throws: ``BuildError``; the previous site is then left exactly as it was.
+    public func build() async throws -> BuildReport {
+        let publisher = SitePublisher(outputDirectory: configuration.outputDirectory, force: configuration.force)
+        let previous = try publisher.checkOutput()
+        let strings = SiteStrings(language: configuration.language)
+        let clock = configuration.clock
+        let templatesDirectory = configuration.resolvedTemplatesDirectory
+        let renderer = try TemplateRenderer.load(from: templatesDirectory, strings: strings, clock: clock)
+        let pages = PageContext(strings: strings, clock: clock)
+        let staging = try publisher.makeStagingDirectory()
+        let output = SiteOutput(stagingDirectory: staging, previousDirectory: previous)
+        do {
+            try copyAssets(from: templatesDirectory.appendingPathComponent("assets", isDirectory: true), to: output)
+            let boards: [Board]
+            do { boards = try store.boards() } catch { throw BuildError(phase: .store, underlying: error) }
+            let boardIds = Set(boards.map(\.boardId))
+            var summaries: [BoardSummary] = []
+            for board in boards {
+                let pass = BoardPass(board: board, boardIds: boardIds, store: store, renderer: renderer, pages: pages, output: output)
+                summaries.append(try await pass.run())
+                logger.debug("Built board", metadata: ["board": "\(board.boardId)", "posts": "\(summaries.last?.postCount ?? 0)"])
+            }
+            let home = try renderer.renderPage(template: "home", context: pages.home(summaries), relativeRoot: "", title: strings["home"])
+            try output.write(home, to: SitePaths.home)
+            // Search phase: see the comment at the top of this file.
+            let report = try publisher.publish(output)
+            logger.info(
+                "Built site",
+                metadata: [
+                    "output": "\(report.outputPath)", "written": "\(report.written)", "unchanged": "\(report.unchanged)",
+                    "removed": "\(report.removed)",
+                ])
+            return report
+        } catch {
+            publisher.discard(staging)
+            throw BuildError(phase: .render, underlying: error)
+        }
+    }
+
+    /// Copies every non-hidden file under `assets` (sorted) to `assets/` in the site.
+    func copyAssets(from assets: URL, to output: SiteOutput) throws {
+        let base = assets.standardizedFileURL.path
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: base, isDirectory: &isDirectory), isDirectory.boolValue else { return }
+        let paths = (FileManager.default.enumerator(atPath: base)?.allObjects as? [String] ?? []).sorted()
+        for path in paths where !path.split(separator: "/").contains(where: { $0.hasPrefix(".") }) {
+            let source = URL(fileURLWithPath: base + "/" + path)
+            guard FileManager.default.fileExists(atPath: source.path, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
+            do {
+                try output.write(try Data(contentsOf: source), to: SitePaths.assets + path)
+            } catch {
+                throw BuildError(phase: .publish, underlying: error, location: source.path)
+            }
+        }
+    }
+}

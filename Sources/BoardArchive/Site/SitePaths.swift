@@ -1,0 +1,30 @@
+/// The output URL contract: where every page lives, relative to the site root.
+///
+/// Paths never start with `/` and always name a file, so the site works from `file://`, from any sub-path
+/// of a host and from a zip. Templates receive `root` (the way back to the site root from the current
+/// page) and join it with these paths.
+enum SitePaths {
+    /// The home page.
+    static let home = "index.html"
+    /// The search page (built by the search phase).
+    static let search = "search.html"
+    /// The folder assets are copied into.
+    static let assets = "assets/"
+    /// The marker file that says BoardArchive made (and may replace) the output folder.
+    static let marker = ".boardarchive"
+
+    /// `boards/<boardId>/index.html` for page 1, `boards/<boardId>/page-<n>.html` after it.
+    static func board(_ boardId: Int, page: Int = 1) -> String {
+        "boards/\(boardId)/" + Pagination.fileName(ofPage: page)
+    }
+
+    /// `posts/<postId>.html`.
+    static func post(_ postId: Int) -> String {
+        "posts/\(postId).html"
+    }
+
+    /// The relative root of a page at `path`: one `../` per folder it sits in.
+    static func relativeRoot(of path: String) -> String {
+        String(repeating: "../", count: path.split(separator: "/", omittingEmptySubsequences: true).count - 1)
+    }
+}

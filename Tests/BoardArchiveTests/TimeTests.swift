@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+
+@testable import BoardArchive
+
+@Suite("Time: today in the archive's time zone")
+struct TimeTests {
+    static let seoul = SiteFixture.seoul
+
+    @Test(
+        "posts around midnight in Seoul while UTC is on the other day",
+        arguments: [
+            // now = 2024-05-15 00:01 Seoul (2024-05-14 15:01 UTC)
+            ("2024-05-14T15:01:00Z", "2024-05-14T14:59:00Z", false),  // 23:59 Seoul yesterday, same UTC day as now
+            ("2024-05-14T15:01:00Z", "2024-05-14T15:00:30Z", true),  // 00:00:30 Seoul today
+            // now = 2024-05-15 23:59 Seoul (2024-05-15 14:59 UTC)
+            ("2024-05-15T14:59:00Z", "2024-05-14T15:01:00Z", true),  // 00:01 Seoul today, previous UTC day
+            ("2024-05-15T14:59:00Z", "2024-05-14T14:59:00Z", false),  // 23:59 Seoul yesterday
+            ("2024-05-15T14:59:00Z", "2024-05-15T15:01:00Z", false),  // 00:01 Seoul tomorrow, same UTC day as now
+        ])
+    func newAroundMidnight(now: String, created: String, isNew: Bool) {
+        let clock = ArchiveClock(now: SiteFixture.date(now), timeZone: Self.seoul)
+        #expect(clock.isToday(SiteFixture.date(created)) == isNew)
+    }
+
+    @Test("the same instants read in UTC give the opposite answers, so the zone really decides")
+    func utcDiffers() throws {
+        let utc = try #require(TimeZone(identifier: "UTC"))
+        let clock = ArchiveClock(now: SiteFixture.date("2024-05-14T15:01:00Z"), timeZone: utc)
+        #expect(clock.isToday(SiteFixture.date("2024-05-14T14:59:00Z")))
+        let late = ArchiveClock(now: SiteFixture.date("2024-05-15T14:59:00Z"), timeZone: utc)
+        #expect(!late.isToday(SiteFixture.date("2024-05-14T15:01:00Z")))
+    }
+
+    @Test("labels: HH:mm for today, yy-MM-dd otherwise, full timestamp in local time")
+    func labels() {
+        let clock = ArchiveClock(now: SiteFixture.date("2024-05-15T14:59:00Z"), timeZone: Self.seoul)
+        #expect(clock.shortLabel(for: SiteFixture.date("2024-05-14T15:01:00Z")) == "00:01")
+        #expect(clock.shortLabel(for: SiteFixture.date("2024-05-14T14:59:00Z")) == "24-05-14")
+        #expect(clock.fullLabel(for: SiteFixture.date("2024-05-14T14:59:07Z")) == "2024-05-14 23:59:07")
+        #expect(clock.machineTimestamp(for: SiteFixture.date("2024-05-14T14:59:07Z")) == "2024-05-14T14:59:07Z")
+        #expect(clock.offsetMinutes == 540)
+    }
+
+    @Test("a zone with daylight saving uses the offset of each instant")
+    func daylightSaving() throws {
+        let newYork = try #require(TimeZone(identifier: "America/New_York"))
+        let clock = ArchiveClock(now: SiteFixture.date("2024-07-01T12:00:00Z"), timeZone: newYork)
+        #expect(clock.fullLabel(for: SiteFixture.date("2024-07-01T03:30:00Z")) == "2024-06-30 23:30:00")  // EDT, UTC-4
+        #expect(clock.fullLabel(for: SiteFixture.date("2024-01-01T04:30:00Z")) == "2023-12-31 23:30:00")  // EST, UTC-5
+        #expect(!clock.isToday(SiteFixture.date("2024-07-01T03:30:00Z")))
+        #expect(clock.isToday(SiteFixture.date("2024-07-01T04:30:00Z")))
+    }
+
+    @Test("the build marks exactly the posts of the Seoul day as new in the rendered rows")
+    func renderedBadges() async throws {
+        let now = SiteFixture.date("2024-05-15T14:59:00Z")  // 23:59 Seoul
+        let posts = [
+            SiteFixture.post(1, at: "2024-05-14T15:01:00Z"),  // 00:01 Seoul today (UTC: yesterday)
+            SiteFixture.post(2, at: "2024-05-14T14:59:00Z"),  // 23:59 Seoul yesterday
+        ]
+        let store = try SiteFixture.store(boards: [Board(boardId: 1, displayName: "B", orderNo: 1)], posts: posts)
+        let output = try SiteFixture.temporaryDirectory().appendingPathComponent("site")
+        try await SiteFixture.build(store, into: output, now: now)
+        let html = try SiteFixture.text("boards/1/index.html", in: output)
+        let rows = html.components(separatedBy: "<tr class=\"post-row").dropFirst()
+        let row1 = try #require(rows.first { $0.contains("data-post-id=\"1\"") })
+        let row2 = try #require(rows.first { $0.contains("data-post-id=\"2\"") })
+        #expect(row1.contains("class=\"new-badge\""))
+        #expect(row1.contains(">00:01</time>"))
+        #expect(!row2.contains("new-badge"))
+        #expect(row2.contains(">24-05-14</time>"))
+        let home = try SiteFixture.text("index.html", in: output)
+        #expect(home.contains("class=\"new-badge\""))
+    }
+}

@@ -1,0 +1,86 @@
+/* BoardArchive page script: keeps "new" badges and date labels true against the reader's own clock.
+ *
+ * The build renders badges and labels for its own "now" (the page works without JavaScript). When the
+ * archive is opened later, this script re-evaluates every row against the reader's clock in the
+ * archive's time zone (body[data-tz], an IANA zone; body[data-tz-offset] in minutes is the fallback when
+ * Intl does not know the zone). Classic script, no modules, no network: works from file://.
+ */
+(function () {
+  'use strict';
+  var body = document.body;
+  if (!body || !document.querySelectorAll) { return; }
+  var zone = body.getAttribute('data-tz') || 'UTC';
+  var fallbackOffset = parseInt(body.getAttribute('data-tz-offset') || '0', 10) || 0;
+  var newLabel = body.getAttribute('data-new-label') || 'N';
+  var newTitle = body.getAttribute('data-new-title') || '';
+
+  var formatter = null;
+  try {
+    formatter = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit'
+    });
+    if (typeof formatter.formatToParts !== 'function') { formatter = null; }
+  } catch (error) {
+    formatter = null;
+  }
+
+  /* The wall-clock reading of a Date in the archive's time zone. */
+  function localParts(date) {
+    if (formatter) {
+      var parts = {};
+      var list = formatter.formatToParts(date);
+      for (var i = 0; i < list.length; i++) { parts[list[i].type] = list[i].value; }
+      return { y: +parts.year, m: +parts.month, d: +parts.day, hh: (+parts.hour) % 24, mm: +parts.minute };
+    }
+    var shifted = new Date(date.getTime() + fallbackOffset * 60000);
+    return {
+      y: shifted.getUTCFullYear(), m: shifted.getUTCMonth() + 1, d: shifted.getUTCDate(),
+      hh: shifted.getUTCHours(), mm: shifted.getUTCMinutes()
+    };
+  }
+
+  function pad(value) { return (value < 10 ? '0' : '') + value; }
+
+  function sameDay(a, b) { return a.y === b.y && a.m === b.m && a.d === b.d; }
+
+  function parse(element) {
+    var text = element && element.getAttribute('datetime');
+    if (!text) { return null; }
+    var date = new Date(text);
+    return isNaN(date.getTime()) ? null : date;
+  }
+
+  var today = localParts(new Date());
+
+  /* Date labels: HH:mm for today, yy-MM-dd otherwise. */
+  var times = document.querySelectorAll('time[data-format="short"]');
+  for (var t = 0; t < times.length; t++) {
+    var date = parse(times[t]);
+    if (!date) { continue; }
+    var local = localParts(date);
+    times[t].textContent = sameDay(local, today)
+      ? pad(local.hh) + ':' + pad(local.mm)
+      : pad(local.y % 100) + '-' + pad(local.m) + '-' + pad(local.d);
+  }
+
+  /* New badges: present exactly when the row's first <time> is today. */
+  var scopes = document.querySelectorAll('[data-fresh]');
+  for (var s = 0; s < scopes.length; s++) {
+    var scope = scopes[s];
+    var when = parse(scope.querySelector('time[datetime]'));
+    var isNew = when !== null && sameDay(localParts(when), today);
+    var badge = scope.querySelector('.new-badge');
+    if (badge && !isNew) {
+      badge.parentNode.removeChild(badge);
+    } else if (!badge && isNew) {
+      var slot = scope.querySelector('.badge-slot');
+      if (slot) {
+        badge = document.createElement('span');
+        badge.className = 'new-badge';
+        badge.textContent = newLabel;
+        if (newTitle) { badge.title = newTitle; }
+        slot.appendChild(badge);
+      }
+    }
+  }
+}());
