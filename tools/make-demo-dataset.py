@@ -167,7 +167,7 @@ free_times[-5:] = [REFERENCE - timedelta(minutes=m) for m in (290, 130, 61, 25, 
 free_posts = []
 for i, created in enumerate(free_times):
     topic = rng.choice(TOPICS)
-    contents = MARKDOWN_BODIES[i % len(MARKDOWN_BODIES)] if i % 9 == 0 else body()
+    contents = MARKDOWN_BODIES[(i // 9) % len(MARKDOWN_BODIES)] if i % 9 == 0 else body()
     is_notice = i in (5, 40)
     anonymous = i % 13 == 4
     p = add(FREE, f"{topic} {rng.choice(['질문', '후기', '공유', '건의', '이야기'])}", contents, created,
@@ -192,7 +192,7 @@ for k, (title, contents) in enumerate(HOSTILE):
 dev_times = spread(30, 120, 25)
 dev_posts = []
 for i, created in enumerate(dev_times):
-    contents = MARKDOWN_BODIES[i % len(MARKDOWN_BODIES)] if i % 2 == 0 else body()
+    contents = MARKDOWN_BODIES[(i // 2) % len(MARKDOWN_BODIES)] if i % 2 == 0 else body()
     dev_posts.append(add(DEV, rng.choice(["Swift 6 마이그레이션", "CI 빌드 시간", "코드 리뷰 규칙", "SQLite WAL 모드", "릴리스 체크리스트",
                                           "API 토큰 관리", "테스트 커버리지"]) + f" #{i + 1}", contents, created,
                          post_type="notice" if i == 3 else "normal", comments=rng.choice([0, 2, 4]),

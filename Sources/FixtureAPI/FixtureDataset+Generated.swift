@@ -27,7 +27,8 @@ extension FixtureDataset {
             let base = posts.count
             let newestAge = 60 + Int(random.next() % 1_740)
             for index in 0..<perBoard {
-                let age = (perBoard - 1 - index) * interval + newestAge + Int(random.next() % UInt64(interval / 2))
+                let jitter = Int(random.next() % UInt64(interval / 2))
+                let age = (perBoard - 1 - index) * interval + newestAge + (index == perBoard - 1 ? 0 : jitter)
                 var post = Post(
                     postId: 1_000_001 + boardIndex * perBoard + index, title: GeneratedText.title(&random), boardId: board.boardId,
                     boardDisplayName: board.displayName, writer: GeneratedText.writer(&random), contents: GeneratedText.body(&random),
