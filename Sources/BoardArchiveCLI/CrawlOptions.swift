@@ -22,6 +22,12 @@ struct CrawlOptions: ParsableArguments {
     @Option(name: .customLong("max-rps"), help: "The most requests started per second (default: no cap).")
     var maxRequestsPerSecond: Double?
 
+    @Option(help: "Attempts per request on 5xx, timeouts and dropped connections, the first included.")
+    var retries: Int = 8
+
+    @Option(help: "Seconds allowed for one request.")
+    var requestTimeout: Double = 30
+
     func validate() throws {
         guard let url = URL(string: api), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host != nil else {
             throw ValidationError("--api must be an http(s) URL such as https://mp-dev.mail-server.kr/api/v2, not \"\(api)\".")
@@ -31,6 +37,8 @@ struct CrawlOptions: ParsableArguments {
         }
         guard concurrency >= 1, concurrency <= 64 else { throw ValidationError("--concurrency must be between 1 and 64, not \(concurrency).") }
         guard pageSize >= 1, pageSize <= 1_000 else { throw ValidationError("--page-size must be between 1 and 1000, not \(pageSize).") }
+        guard retries >= 1, retries <= 100 else { throw ValidationError("--retries must be between 1 and 100, not \(retries).") }
+        guard requestTimeout > 0 else { throw ValidationError("--request-timeout must be a positive number of seconds, not \(requestTimeout).") }
         if let rate = maxRequestsPerSecond, !(rate > 0) { throw ValidationError("--max-rps must be a positive number, not \(rate).") }
     }
 
@@ -55,7 +63,8 @@ struct CrawlOptions: ParsableArguments {
         }
         guard let url = URL(string: api) else { throw ValidationError("--api is not a URL.") }
         return CrawlConfiguration(
-            api: url, token: token, pageSize: pageSize, concurrency: concurrency, maxRequestsPerSecond: maxRequestsPerSecond)
+            api: url, token: token, pageSize: pageSize, concurrency: concurrency, maxRequestsPerSecond: maxRequestsPerSecond,
+            retryPolicy: RetryPolicy(maxAttempts: retries, requestTimeout: .milliseconds(Int64(requestTimeout * 1_000))))
     }
 }
 

@@ -14,6 +14,9 @@ public final class AsyncHTTPTransport: HTTPTransport {
         configuration.timeout.connect = .milliseconds(Int64(connectTimeout.components.seconds * 1_000))
         configuration.redirectConfiguration = .follow(max: 3, allowCycles: false)
         configuration.decompression = .enabled(limit: .ratio(20))
+        // The client's own retry policy decides about failed connections; AHC would otherwise keep re-dialling a
+        // refused port silently until the connect timeout.
+        configuration.connectionPool.retryConnectionEstablishment = false
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         self.maxBodyBytes = maxBodyBytes
     }

@@ -1,0 +1,77 @@
+import BoardArchive
+import FixtureAPI
+import Foundation
+import Testing
+
+/// `boardarchive crawl` against `boardarchive fixture-api`, two real processes talking HTTP on 127.0.0.1.
+@Suite("boardarchive crawl end to end", .serialized)
+struct CrawlCommandTests {
+    static let token = "e2e-SECRET-token-91b2"
+
+    func temporaryFolder() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("boardarchive-e2e-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    @Test func crawlStoresExactlyTheDataset() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = try CommandRunner.Background(["fixture-api", "--port", "0"])
+        defer { server.stop() }
+        let store = folder.appendingPathComponent("archive.sqlite").path
+        let result = try CommandRunner.run(["crawl", "--api", server.url, "--store", store], environment: ["BOARD_API_TOKEN": Self.token])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.stdout.contains("Crawled 6 boards, 212 posts (212 new, 0 changed, 0 gone)"))
+
+        // The store holds the bundled demo, shifted in time by one constant amount.
+        let demo = try FixtureDataset.bundledDemo()
+        let archive = try ArchiveStore(path: store)
+        #expect(try archive.postCount() == demo.posts.count)
+        #expect(try archive.boards().map(\.boardId).sorted() == demo.boards.map(\.boardId).sorted())
+        var shifts: Set<Double> = []
+        for expected in demo.posts {
+            var stored = try #require(try archive.post(id: expected.postId))
+            shifts.insert(stored.createdDateTime.timeIntervalSince(expected.createdDateTime))
+            stored.createdDateTime = expected.createdDateTime
+            #expect(stored == expected)
+        }
+        #expect(shifts.count == 1)
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) {
+            let bytes = try Data(contentsOf: folder.appendingPathComponent(name))
+            #expect(bytes.range(of: Data(Self.token.utf8)) == nil)
+        }
+        #expect(!result.stdout.contains(Self.token) && !result.stderr.contains(Self.token))
+    }
+
+    @Test func aTokenFileWorksAndARefusedTokenExitsWith77() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = try CommandRunner.Background(["fixture-api", "--port", "0", "--token-env", "FIXTURE_TOKEN"], environment: ["FIXTURE_TOKEN": Self.token])
+        defer { server.stop() }
+        let tokenFile = folder.appendingPathComponent("token")
+        try Data((Self.token + "\n").utf8).write(to: tokenFile)
+        let store = folder.appendingPathComponent("a.sqlite").path
+        let good = try CommandRunner.run(["crawl", "--api", server.url, "--store", store, "--token-file", tokenFile.path])
+        #expect(good.status == 0, "stderr: \(good.stderr)")
+
+        let wrong = try CommandRunner.run(["crawl", "--api", server.url, "--store", store], environment: ["BOARD_API_TOKEN": "wrong-token-value"])
+        #expect(wrong.status == 77)
+        #expect(wrong.stderr.contains("401"))
+        #expect(!wrong.stderr.contains("wrong-token-value"))
+    }
+
+    @Test func missingTokenAndBadUsageHaveTheirExitCodes() throws {
+        let missing = try CommandRunner.run(["crawl", "--api", "http://127.0.0.1:9/api/v2", "--store", "/tmp/unused-\(UUID().uuidString).sqlite"])
+        #expect(missing.status == 77)
+        #expect(missing.stderr.contains("BOARD_API_TOKEN"))
+        let usage = try CommandRunner.run(["crawl", "--api", "ftp://example.com"])
+        #expect(usage.status == 64)
+        #expect(usage.stderr.contains("--api must be an http(s) URL"))
+        let unreachable = try CommandRunner.run(
+            ["crawl", "--api", "http://127.0.0.1:9/api/v2", "--store", "/tmp/unused-\(UUID().uuidString).sqlite", "--retries", "2"],
+            environment: ["BOARD_API_TOKEN": Self.token])
+        #expect(unreachable.status == 69)
+        #expect(unreachable.stderr.contains("GET /boards got no response after 2 attempts"))
+    }
+}
