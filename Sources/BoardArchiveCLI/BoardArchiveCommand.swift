@@ -7,7 +7,10 @@ struct BoardArchiveCommand: AsyncParsableCommand {
         commandName: "boardarchive", abstract: "Archive a board API into a static site.",
         discussion: ExitCodes.helpText,
         subcommands: [
+            DemoCommand.self,
             CrawlCommand.self,
+            BuildCommand.self,
+            ExportCommand.self,
             FixtureAPICommand.self,
         ])
 }

@@ -34,7 +34,7 @@ enum ExitCodes {
             case .undecodableBody, .undecodableItem: return dataError
             case .unexpectedStatus, .transport, .notFound: return unavailable
             }
-        case is StoreError: return cannotCreate
+        case is StoreError, is BuildError: return cannotCreate
         default: return failure
         }
     }

@@ -90,6 +90,9 @@ struct FixtureAPICommand: AsyncParsableCommand {
         if generatePosts != nil, dataPath != nil {
             throw ValidationError("Use either --data or --generate-posts, not both.")
         }
+        if let tokenEnv, ProcessInfo.processInfo.environment[tokenEnv, default: ""].isEmpty {
+            throw ValidationError("--token-env \(tokenEnv): the environment variable is not set or empty.")
+        }
         if let posts = generatePosts, posts < 0 || generateBoards < 1 {
             throw ValidationError("--generate-posts must not be negative and --generate-boards must be at least 1.")
         }
@@ -105,13 +108,7 @@ struct FixtureAPICommand: AsyncParsableCommand {
         } else {
             dataset = try FixtureDataset.bundledDemo().shifted(toNow: now)
         }
-        var token: String?
-        if let tokenEnv {
-            guard let value = ProcessInfo.processInfo.environment[tokenEnv], !value.isEmpty else {
-                throw ValidationError("--token-env \(tokenEnv): the environment variable is not set or empty.")
-            }
-            token = value
-        }
+        let token = tokenEnv.flatMap { ProcessInfo.processInfo.environment[$0] }
         let faults = FixtureFaults(
             latency: latencyMs, failureRate: failureRate, errorBurst: errorBurst, tooManyRequestsEvery: tooManyRequestsEvery,
             retryAfterSeconds: retryAfter, dropConnectionRate: dropRate, truncatedJSONRate: truncateRate,

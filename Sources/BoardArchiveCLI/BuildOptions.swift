@@ -1,0 +1,89 @@
+import ArgumentParser
+import BoardArchive
+import Foundation
+import Logging
+
+/// The options of `build` (and of `export` and `demo`, which build last).
+struct BuildOptions: ParsableArguments {
+    @Option(help: "The output folder.")
+    var out: String = "site"
+
+    @Option(help: "A templates folder to use instead of ./templates (copy ./templates to start).")
+    var templates: String?
+
+    @Option(help: "The build's clock, ISO 8601 (e.g. 2026-11-22T09:00:00+09:00). Else SOURCE_DATE_EPOCH, else the system clock.")
+    var now: String?
+
+    @Option(help: "The archive's time zone (IANA name, e.g. Asia/Seoul); \"today\" is a day in it. Default: the machine's.")
+    var timezone: String?
+
+    @Option(help: "Interface language: ko or en.")
+    var lang: String = "ko"
+
+    @Flag(help: "Replace a non-empty output folder that boardarchive did not create.")
+    var force = false
+
+    @Option(name: .customLong("keyword"), help: "A keyword to pre-render as a result page (repeatable).")
+    var keywords: [String] = []
+
+    @Option(help: "How many of the archive's most frequent terms get pre-rendered result pages.")
+    var topKeywords: Int = 20
+
+    func validate() throws {
+        if let now, Self.parseInstant(now) == nil {
+            throw ValidationError("--now must be an ISO 8601 date-time such as 2026-11-22T09:00:00Z, not \"\(now)\".")
+        }
+        if let timezone, TimeZone(identifier: timezone) == nil {
+            throw ValidationError("--timezone must be an IANA time zone such as Asia/Seoul, not \"\(timezone)\".")
+        }
+        guard SiteLanguage(rawValue: lang) != nil else { throw ValidationError("--lang must be ko or en, not \"\(lang)\".") }
+        guard topKeywords >= 0, topKeywords <= 10_000 else { throw ValidationError("--top-keywords must be between 0 and 10000.") }
+        if keywords.contains(where: { $0.trimmingCharacters(in: .whitespaces).isEmpty }) {
+            throw ValidationError("--keyword must not be empty.")
+        }
+    }
+
+    /// Resolves the clock (flag > SOURCE_DATE_EPOCH > system clock) and the rest into the library's configuration.
+    func makeConfiguration(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> BuildConfiguration {
+        let instant: Date
+        if let now, let parsed = Self.parseInstant(now) {
+            instant = parsed
+        } else if let epoch = environment["SOURCE_DATE_EPOCH"], !epoch.isEmpty {
+            guard let seconds = Int64(epoch) else {
+                throw ValidationError("SOURCE_DATE_EPOCH must be whole seconds since 1970, not \"\(epoch)\".")
+            }
+            instant = Date(timeIntervalSince1970: TimeInterval(seconds))
+        } else {
+            instant = Date()
+        }
+        return BuildConfiguration(
+            outputDirectory: URL(fileURLWithPath: out, isDirectory: true), templatesDirectory: templates.map { URL(fileURLWithPath: $0, isDirectory: true) },
+            now: instant, timeZone: timezone.flatMap(TimeZone.init(identifier:)) ?? .current, language: SiteLanguage(rawValue: lang) ?? .ko,
+            force: force, keywords: keywords, topKeywords: topKeywords)
+    }
+
+    static func parseInstant(_ text: String) -> Date? {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        if let date = formatter.date(from: text) { return date }
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.date(from: text)
+    }
+}
+
+/// Builds the site from a store and prints where it is.
+enum SitePublishing {
+    static func build(_ configuration: BuildConfiguration, store: ArchiveStore, logger: Logging.Logger) async throws -> BuildReport {
+        try await SiteBuilder(configuration: configuration, store: store, logger: logger).build()
+    }
+
+    /// `file:///…/site/index.html`, the address to open in a browser.
+    static func indexURL(of configuration: BuildConfiguration) -> String {
+        configuration.outputDirectory.standardizedFileURL.appendingPathComponent("index.html").absoluteString
+    }
+
+    static func describe(_ report: BuildReport, configuration: BuildConfiguration) -> String {
+        "Built \(report.total) files (\(report.written) written, \(report.unchanged) unchanged, \(report.removed) removed) into "
+            + "\(configuration.outputDirectory.path).\nOpen \(indexURL(of: configuration))"
+    }
+}

@@ -1,0 +1,61 @@
+import ArgumentParser
+import BoardArchive
+import FixtureAPI
+import Foundation
+
+/// `boardarchive demo`: the fixture API in-process with the bundled dataset, exported over real HTTP into `site/`.
+struct DemoCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "demo",
+        abstract: "Export the bundled Korean demo board (served in-process on 127.0.0.1) into a static site.",
+        discussion: "Starts the fixture API on a free port of 127.0.0.1 with the bundled dataset (dates shifted so its newest posts "
+            + "are from today), crawls it over HTTP into a fresh store, builds the site and prints its file:// address.\n\n"
+            + ExitCodes.helpText)
+
+    @Option(help: "The output folder.")
+    var out: String = "site"
+
+    @Option(help: "The archive's time zone (IANA name). Default: the machine's.")
+    var timezone: String?
+
+    @Option(help: "Interface language: ko or en.")
+    var lang: String = "ko"
+
+    @Option(help: "Where to keep the demo's archive store (default: a temporary file, removed afterwards).")
+    var store: String?
+
+    @OptionGroup var log: LogOptions
+
+    func run() async throws {
+        let logger = log.makeLogger()
+        let now = Date()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("boardarchive-demo-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        do {
+            var build = try BuildOptions.parse(["--out", out, "--lang", lang] + (timezone.map { ["--timezone", $0] } ?? []))
+            build.now = nil
+            var buildConfiguration = try build.makeConfiguration(environment: [:])
+            buildConfiguration.now = now
+            let token = UUID().uuidString
+            let server = try await FixtureServer.start(
+                FixtureServerConfiguration(dataset: try FixtureDataset.bundledDemo().shifted(toNow: now), token: token))
+            let archive = try ArchiveStore(path: store ?? folder.appendingPathComponent("archive.sqlite").path)
+            let crawled: CrawlReport
+            do {
+                guard let apiToken = APIToken(token) else { throw ValidationError("internal: empty demo token") }
+                crawled = try await CrawlCommand.crawl(CrawlConfiguration(api: server.baseURL, token: apiToken), store: archive, logger: logger)
+                await server.stop()
+            } catch {
+                await server.stop()
+                throw error
+            }
+            print("Crawled \(crawled.summary) from the demo API at \(server.baseURL.absoluteString).")
+            let report = try await SitePublishing.build(buildConfiguration, store: archive, logger: logger)
+            print(SitePublishing.describe(report, configuration: buildConfiguration))
+        } catch let error as ValidationError {
+            throw error
+        } catch {
+            throw exitWithError(error)
+        }
+    }
+}
