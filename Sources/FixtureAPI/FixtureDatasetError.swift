@@ -26,7 +26,7 @@ public struct FixtureDatasetError: Error, Equatable, Sendable, LocalizedError {
     public var errorDescription: String? {
         switch reason {
         case .unreadable(let detail):
-            return "Cannot read the fixture dataset \(path): \(detail). Check the path given to --data."
+            return "Cannot read the fixture dataset \(path): \(Self.trimmed(detail)). Check the path given to --data."
         case .malformed(let detail):
             return "The fixture dataset \(path) is not valid: \(detail). Expected {\"referenceDate\", \"boards\", \"posts\"} in the API's JSON shapes."
         case .inconsistent(let detail):
@@ -34,6 +34,11 @@ public struct FixtureDatasetError: Error, Equatable, Sendable, LocalizedError {
         case .missingResource:
             return "The bundled demo dataset \(path) is missing from the FixtureAPI resources; rebuild the package."
         }
+    }
+
+    /// A system message without its final full stop, so it can sit inside a sentence.
+    private static func trimmed(_ detail: String) -> String {
+        detail.hasSuffix(".") ? String(detail.dropLast()) : detail
     }
 }
 

@@ -27,7 +27,7 @@ struct FixtureResponder: HTTPResponder {
             return await error(.serviceUnavailable, "Injected error burst (\(ticket.attempt + 1) of \(faults.errorBurst)).")
         }
         if let every = faults.tooManyRequestsEvery, every > 0, ticket.number % every == 0 {
-            var response = await error(.tooManyRequests, "Injected rate limit: every \(every)th request answers 429.")
+            var response = await error(.tooManyRequests, "Injected rate limit: request \(ticket.number) is a multiple of \(every).")
             response.headers[.retryAfter] = String(faults.retryAfterSeconds)
             return response
         }
