@@ -29,6 +29,9 @@ struct CrawlOptions: ParsableArguments {
     var requestTimeout: Double = 30
 
     func validate() throws {
+        if tokenFile != nil, tokenEnv != "BOARD_API_TOKEN" {
+            throw ValidationError("Pass either --token-env or --token-file, not both.")
+        }
         guard let url = URL(string: api), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host != nil else {
             throw ValidationError("--api must be an http(s) URL such as https://mp-dev.mail-server.kr/api/v2, not \"\(api)\".")
         }

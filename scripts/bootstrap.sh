@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Installs what BoardArchive needs on a fresh Debian machine, skipping what is already there.
+#   scripts/bootstrap.sh            build dependencies (cmark-gfm, SQLite, pkg-config)
+#   scripts/bootstrap.sh --browser  also chromium + chromedriver + CJK fonts and the Selenium venv (.venv)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(pkg-config libcmark-gfm-dev libcmark-gfm-extensions-dev libsqlite3-dev)
+if [ "${1:-}" = "--browser" ]; then
+    packages+=(chromium chromium-driver fonts-noto-cjk hyperfine python3-venv)
+fi
+missing=()
+for package in "${packages[@]}"; do
+    dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+    SUDO=""
+    if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+    echo "Installing ${missing[*]}" >&2
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+if [ "${1:-}" = "--browser" ]; then
+    if [ ! -x .venv/bin/python ]; then python3 -m venv .venv; fi
+    .venv/bin/python -c "import selenium, pytest" 2>/dev/null || .venv/bin/pip install -q selenium pytest
+fi

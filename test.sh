@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Quick start, 2 of 2: every test: Swift unit, golden, pipeline and end-to-end tests, then real-browser tests.
+set -euo pipefail
+cd "$(dirname "$0")"
+scripts/bootstrap.sh --browser
+swift build --build-tests
+swift test --skip-build
+.venv/bin/python -m pytest -q Tests/Browser
