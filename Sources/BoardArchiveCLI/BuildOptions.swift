@@ -57,9 +57,25 @@ struct BuildOptions: ParsableArguments {
             instant = Date()
         }
         return BuildConfiguration(
-            outputDirectory: URL(fileURLWithPath: out, isDirectory: true), templatesDirectory: templates.map { URL(fileURLWithPath: $0, isDirectory: true) },
+            outputDirectory: URL(fileURLWithPath: out, isDirectory: true),
+            templatesDirectory: templates.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? Self.defaultTemplatesDirectory(),
             now: instant, timeZone: timezone.flatMap(TimeZone.init(identifier:)) ?? .current, language: SiteLanguage(rawValue: lang) ?? .ko,
             force: force, keywords: keywords, topKeywords: topKeywords)
+    }
+
+    /// `./templates` when it exists, else the `templates` folder of the checkout the executable was built in
+    /// (found by walking up from `.build/<config>/boardarchive`), else nil (the library then reports `./templates`).
+    static func defaultTemplatesDirectory() -> URL? {
+        let fileManager = FileManager.default
+        let local = URL(fileURLWithPath: fileManager.currentDirectoryPath, isDirectory: true).appendingPathComponent("templates")
+        if fileManager.fileExists(atPath: local.appendingPathComponent("layout.mustache").path) { return local }
+        var folder = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        for _ in 0..<6 {
+            let candidate = folder.appendingPathComponent("templates", isDirectory: true)
+            if fileManager.fileExists(atPath: candidate.appendingPathComponent("layout.mustache").path) { return candidate }
+            folder = folder.deletingLastPathComponent()
+        }
+        return nil
     }
 
     static func parseInstant(_ text: String) -> Date? {
