@@ -215,3 +215,30 @@ struct CrawlerTests {
         #expect(!String(describing: CrawlConfiguration(api: Self.base, token: token)).contains("SECRET"))
     }
 }
+
+@Suite("Request pacing")
+struct RateLimiterTests {
+    @Test func requestsAreScheduledAtLeastOneIntervalApart() async throws {
+        let limiter = RateLimiter(requestsPerSecond: 50)
+        var starts: [ContinuousClock.Instant] = []
+        for _ in 0..<6 { starts.append(try await limiter.acquire()) }
+        for (earlier, later) in zip(starts, starts.dropFirst()) {
+            #expect(later - earlier >= .milliseconds(20))
+        }
+    }
+
+    @Test func theCrawlerHonoursMaxRequestsPerSecond() async throws {
+        let api = CrawlerTests.MemoryAPI(boards: [Board(boardId: 1, displayName: "b", orderNo: 1)], posts: [1: (1...90).map { makePost($0) }])
+        let client = BoardAPIClient(
+            baseURL: CrawlerTests.base, token: try #require(APIToken(testToken)), transport: api.transport, retryPolicy: fastRetries,
+            maxRequestsPerSecond: 40, logger: CapturedLogs().logger())
+        let limiter = try #require(client.rateLimiter)
+        let before = ContinuousClock.now
+        _ = try await client.fetchBoards()
+        _ = try await client.fetchPage(of: 1, offset: 0, limit: 30)
+        // The two requests took the first two slots (25 ms apart at 40 rps), so the next slot is two intervals on.
+        let third = try await limiter.acquire()
+        #expect(third - before >= .milliseconds(50))
+        #expect(api.requests.withLock { $0.count } == 2)
+    }
+}

@@ -12,11 +12,13 @@ actor RateLimiter {
         next = clock.now
     }
 
-    /// Waits until the next request may start.
-    func acquire() async throws {
+    /// Waits until the next request may start, and answers the instant it was scheduled for.
+    @discardableResult
+    func acquire() async throws -> ContinuousClock.Instant {
         let now = clock.now
         let start = max(now, next)
         next = start + interval
         if start > now { try await Task.sleep(until: start, clock: clock) }
+        return start
     }
 }
