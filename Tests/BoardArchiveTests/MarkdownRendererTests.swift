@@ -81,3 +81,12 @@ struct MarkdownRendererTests {
         #expect(renderer.render("a < b & \"c\"") == "<p>a &lt; b &amp; &quot;c&quot;</p>\n")
     }
 }
+
+@Suite("Markdown rendering: hostile autolinks")
+struct MarkdownHostileAutolinkTests {
+    @Test("an angle-bracket autolink to a script URL disappears with its label")
+    func scriptAutolink() {
+        let html = MarkdownRenderer().render("a <javascript:alert(1)> b <https://ok.example/>")
+        #expect(html == "<p>a  b <span class=\"inert-link\">https://ok.example/</span></p>\n")
+    }
+}

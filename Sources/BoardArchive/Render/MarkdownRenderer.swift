@@ -92,6 +92,12 @@ struct MarkdownRenderer: Sendable {
     private static func replaceWithText(_ node: OpaquePointer) {
         let url = cmark_node_get_url(node).map { String(cString: $0) } ?? ""
         let isImage = cmark_node_get_type(node) == CMARK_NODE_IMAGE
+        if displayableAddress(url) == nil, isAutolink(node, to: url) {
+            // `<javascript:…>`: the label is the dangerous address itself, so nothing of it is kept.
+            cmark_node_unlink(node)
+            cmark_node_free(node)
+            return
+        }
         guard let label = customInline(enter: isImage ? "<span class=\"inert-link inert-image\">" : "<span class=\"inert-link\">") else {
             return
         }
@@ -113,6 +119,14 @@ struct MarkdownRenderer: Sendable {
         }
         cmark_node_unlink(node)
         cmark_node_free(node)
+    }
+
+    /// Whether a link's only child is its own address (`<javascript:…>`): such a label is dropped with the link.
+    private static func isAutolink(_ node: OpaquePointer, to url: String) -> Bool {
+        guard let child = cmark_node_first_child(node), cmark_node_next(child) == nil, cmark_node_get_type(child) == CMARK_NODE_TEXT,
+            let literal = cmark_node_get_literal(child)
+        else { return false }
+        return String(cString: literal) == url
     }
 
     /// A custom inline node whose enter/exit markup is fixed HTML written here, never taken from the post.

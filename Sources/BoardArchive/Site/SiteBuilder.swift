@@ -80,18 +80,27 @@ public struct SiteBuilder: Sendable {
 
     /// Copies every non-hidden file under `assets` (sorted) to `assets/` in the site.
     func copyAssets(from assets: URL, to output: SiteOutput) throws {
-        let base = assets.standardizedFileURL.path
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: base, isDirectory: &isDirectory), isDirectory.boolValue else { return }
-        let paths = (FileManager.default.enumerator(atPath: base)?.allObjects as? [String] ?? []).sorted()
-        for path in paths where !path.split(separator: "/").contains(where: { $0.hasPrefix(".") }) {
-            let source = URL(fileURLWithPath: base + "/" + path)
-            guard FileManager.default.fileExists(atPath: source.path, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
+        for path in Self.assetPaths(in: assets) {
+            let source = assets.appendingPathComponent(path)
             do {
                 try output.write(try Data(contentsOf: source), to: SitePaths.assets + path)
             } catch {
                 throw BuildError(phase: .publish, underlying: error, location: source.path)
             }
         }
+    }
+
+    /// The relative paths of the non-hidden files under `assets`, sorted; empty when the folder is absent.
+    static func assetPaths(in assets: URL) -> [String] {
+        let base = assets.standardizedFileURL.path
+        guard let enumerator = FileManager.default.enumerator(atPath: base) else { return [] }
+        var paths: [String] = []
+        for case let path as String in enumerator where !path.split(separator: "/").contains(where: { $0.hasPrefix(".") }) {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: base + "/" + path, isDirectory: &isDirectory), !isDirectory.boolValue {
+                paths.append(path)
+            }
+        }
+        return paths.sorted()
     }
 }

@@ -1,0 +1,154 @@
+import Foundation
+import Testing
+
+@testable import BoardArchive
+
+/// The identity and modification time of a file: unchanged exactly when the file was not rewritten.
+private struct FileStamp: Equatable {
+    var inode: UInt64
+    var modified: Date
+
+    init(_ url: URL) throws {
+        let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
+        inode = (attributes[.systemFileNumber] as? NSNumber)?.uint64Value ?? 0
+        modified = attributes[.modificationDate] as? Date ?? .distantPast
+    }
+}
+
+@Suite("Publishing: staging, unchanged files, stale files, the output guard")
+struct PublishTests {
+    private func stamps(under root: URL) throws -> [String: FileStamp] {
+        var stamps: [String: FileStamp] = [:]
+        for path in SitePublisher.files(under: root) { stamps[path] = try FileStamp(root.appendingPathComponent(path)) }
+        return stamps
+    }
+
+    private func siblings(of output: URL) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: output.deletingLastPathComponent().path).sorted()
+    }
+
+    @Test("building twice gives identical bytes and the second build rewrites no file")
+    func rebuildIsIdenticalAndRewritesNothing() async throws {
+        let store = try SiteFixture.store()
+        let output = try SiteFixture.temporaryDirectory().appendingPathComponent("site")
+        let first = try await SiteFixture.build(store, into: output)
+        let bytes = try SiteFixture.files(under: output)
+        let before = try stamps(under: output)
+        let second = try await SiteFixture.build(store, into: output)
+        #expect(try SiteFixture.files(under: output) == bytes)
+        #expect(try stamps(under: output) == before)
+        #expect(second.written == 0)
+        #expect(second.removed == 0)
+        #expect(second.unchanged == first.written)
+        #expect(try siblings(of: output) == ["site"])
+    }
+
+    @Test("two builds into different folders give byte-identical trees")
+    func deterministicAcrossFolders() async throws {
+        let store = try SiteFixture.store()
+        let a = try SiteFixture.temporaryDirectory().appendingPathComponent("a")
+        let b = try SiteFixture.temporaryDirectory().appendingPathComponent("b")
+        try await SiteFixture.build(store, into: a)
+        try await SiteFixture.build(store, into: b)
+        #expect(try SiteFixture.files(under: a) == SiteFixture.files(under: b))
+    }
+
+    @Test("a changed post rewrites only the pages that show it; stale files are removed")
+    func incrementalChanges() async throws {
+        var posts = SiteFixture.posts
+        let output = try SiteFixture.temporaryDirectory().appendingPathComponent("site")
+        try await SiteFixture.build(try SiteFixture.store(posts: posts), into: output)
+        let before = try stamps(under: output)
+        // Post 304 disappears from the archive (a new store without it); post 302 changes its body.
+        posts.removeAll { $0.postId == 304 }
+        if let index = posts.firstIndex(where: { $0.postId == 302 }) { posts[index].contents = "고친 답글" }
+        let report = try await SiteFixture.build(try SiteFixture.store(posts: posts), into: output)
+        let after = try stamps(under: output)
+        #expect(after["posts/304.html"] == nil)
+        #expect(report.removed == 1)
+        #expect(after["posts/302.html"] != before["posts/302.html"])
+        #expect(try SiteFixture.text("posts/302.html", in: output).contains("고친 답글"))
+        #expect(after["posts/150.html"] == before["posts/150.html"])
+        #expect(after["boards/1/page-2.html"] == before["boards/1/page-2.html"])
+        #expect(after["assets/site.css"] == before["assets/site.css"])
+        let rewritten = after.filter { before[$0.key] != $0.value }.keys.sorted()
+        // 302's page (new body, and 304 was its previous post), board 3's list and the home page (post count);
+        // 301 shows 302's title, not its body, so it stays.
+        #expect(rewritten == ["boards/3/index.html", "index.html", "posts/302.html"])
+        #expect(report.written == rewritten.count)
+    }
+
+    @Test("a build that fails (broken template) leaves the previous site byte-identical and no staging folder")
+    func failureLeavesPreviousSite() async throws {
+        let store = try SiteFixture.store()
+        let root = try SiteFixture.temporaryDirectory()
+        let output = root.appendingPathComponent("site")
+        try await SiteFixture.build(store, into: output)
+        let bytes = try SiteFixture.files(under: output)
+        let before = try stamps(under: output)
+        let templates = try RenderTemplateTests.copyOfDefaultTemplates(in: root)
+        try "{{#posts}}<p>{{title}}</p>".write(to: templates.appendingPathComponent("board.mustache"), atomically: true, encoding: .utf8)
+        await #expect(throws: BuildError.self) {
+            try await SiteFixture.build(store, into: output, templates: templates, now: SiteFixture.now.addingTimeInterval(86_400))
+        }
+        #expect(try SiteFixture.files(under: output) == bytes)
+        #expect(try stamps(under: output) == before)
+        #expect(try siblings(of: output) == ["site", "templates"])
+    }
+
+    @Test("files staged before a failure never reach the previous site; bad paths are refused")
+    func stagedFilesAreDiscarded() async throws {
+        let root = try SiteFixture.temporaryDirectory()
+        let output = root.appendingPathComponent("site")
+        try await SiteFixture.build(try SiteFixture.store(), into: output)
+        let bytes = try SiteFixture.files(under: output)
+        let publisher = SitePublisher(outputDirectory: output, force: false)
+        let staging = try publisher.makeStagingDirectory()
+        let writer = SiteOutput(stagingDirectory: staging, previousDirectory: output)
+        try writer.write("changed", to: "posts/101.html")
+        try writer.write(try SiteFixture.text("posts/102.html", in: output), to: "posts/102.html")
+        #expect(writer.currentReport.written == 1)
+        #expect(writer.currentReport.unchanged == 1)
+        #expect(throws: BuildError.self) { try writer.write("again", to: "posts/101.html") }
+        #expect(throws: BuildError.self) { try writer.write("y", to: "../escape.html") }
+        #expect(throws: BuildError.self) { try writer.write("y", to: "/etc/passwd") }
+        #expect(throws: BuildError.self) { try writer.write("y", to: "boards//x.html") }
+        publisher.discard(staging)
+        #expect(try SiteFixture.files(under: output) == bytes)
+        #expect(try siblings(of: output) == ["site"])
+    }
+
+    @Test("the guard refuses a non-empty folder without the marker, unless forced")
+    func outputGuard() async throws {
+        let store = try SiteFixture.store()
+        let output = try SiteFixture.temporaryDirectory().appendingPathComponent("documents")
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        try "precious".write(to: output.appendingPathComponent("thesis.txt"), atomically: true, encoding: .utf8)
+        await #expect(throws: BuildError(phase: .prepare, reason: .outputNotManaged, location: output.standardizedFileURL.path)) {
+            try await SiteFixture.build(store, into: output)
+        }
+        #expect(try SiteFixture.text("thesis.txt", in: output) == "precious")
+        #expect(try siblings(of: output) == ["documents"])
+        let report = try await SiteFixture.build(store, into: output, force: true)
+        #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent("thesis.txt").path))
+        #expect(report.removed == 1)
+        #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent(".boardarchive").path))
+    }
+
+    @Test("an empty folder and a missing folder are fine; a file in the way is refused")
+    func emptyAndMissingFolders() async throws {
+        let store = try SiteFixture.store()
+        let root = try SiteFixture.temporaryDirectory()
+        let empty = root.appendingPathComponent("empty")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        try await SiteFixture.build(store, into: empty)
+        #expect(FileManager.default.fileExists(atPath: empty.appendingPathComponent("index.html").path))
+        let nested = root.appendingPathComponent("deep/er/site")
+        try await SiteFixture.build(store, into: nested)
+        #expect(FileManager.default.fileExists(atPath: nested.appendingPathComponent("index.html").path))
+        let file = root.appendingPathComponent("file")
+        try "x".write(to: file, atomically: true, encoding: .utf8)
+        await #expect(throws: BuildError.self) { try await SiteFixture.build(store, into: file) }
+        #expect(try String(contentsOf: file, encoding: .utf8) == "x")
+    }
+}

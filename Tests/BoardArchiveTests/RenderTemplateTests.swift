@@ -1,0 +1,135 @@
+import Foundation
+import Testing
+
+@testable import BoardArchive
+
+@Suite("Templates: loading, errors with file and line, escaping, strings")
+struct RenderTemplateTests {
+    /// A writable copy of the default templates folder under `root`.
+    static func copyOfDefaultTemplates(in root: URL) throws -> URL {
+        let copy = root.appendingPathComponent("templates", isDirectory: true)
+        try FileManager.default.copyItem(at: SiteFixture.templatesDirectory, to: copy)
+        return copy
+    }
+
+    private func load(_ directory: URL) throws -> TemplateRenderer {
+        try TemplateRenderer.load(
+            from: directory, strings: SiteStrings(language: .ko), clock: ArchiveClock(now: SiteFixture.now, timeZone: SiteFixture.seoul))
+    }
+
+    private func buildError(_ body: () throws -> Void) -> BuildError? {
+        do {
+            try body()
+            return nil
+        } catch {
+            return error as? BuildError
+        }
+    }
+
+    @Test("the default templates load, and every partial they use exists")
+    func defaultTemplatesLoad() throws {
+        let renderer = try load(SiteFixture.templatesDirectory)
+        for name in ["layout", "home", "board", "post", "partials/post-row", "partials/pager", "partials/badges"] {
+            #expect(renderer.templateNames.contains(name))
+        }
+    }
+
+    @Test("a syntax error names the file and line")
+    func syntaxError() throws {
+        let templates = try Self.copyOfDefaultTemplates(in: try SiteFixture.temporaryDirectory())
+        try "<h1>{{boardName}}</h1>\n<ul>\n{{#posts}}\n<li>{{title}}</li>\n{{/post}}\n</ul>\n"
+            .write(to: templates.appendingPathComponent("board.mustache"), atomically: true, encoding: .utf8)
+        let error = try #require(buildError { _ = try load(templates) })
+        #expect(error.phase == .templates)
+        guard case .templateSyntax = error.reason else {
+            Issue.record("expected a syntax error, got \(error.reason)")
+            return
+        }
+        let location = try #require(error.location)
+        #expect(location.hasSuffix("templates/board.mustache:5:9") || location.contains("templates/board.mustache:5"))
+        #expect(error.errorDescription?.contains("board.mustache:5") == true)
+    }
+
+    @Test("a missing partial names the including file and line instead of rendering nothing")
+    func missingPartial() throws {
+        let templates = try Self.copyOfDefaultTemplates(in: try SiteFixture.temporaryDirectory())
+        try FileManager.default.removeItem(at: templates.appendingPathComponent("partials/pager.mustache"))
+        let error = try #require(buildError { _ = try load(templates) })
+        #expect(error.reason == .partialNotFound("partials/pager"))
+        let location = try #require(error.location)
+        #expect(location.hasSuffix("templates/board.mustache:15"))
+    }
+
+    @Test("a missing required template is an error naming it")
+    func missingTemplate() throws {
+        let templates = try Self.copyOfDefaultTemplates(in: try SiteFixture.temporaryDirectory())
+        try FileManager.default.removeItem(at: templates.appendingPathComponent("post.mustache"))
+        let error = try #require(buildError { _ = try load(templates) })
+        #expect(error.reason == .templateNotFound("post"))
+        #expect(error.location?.hasSuffix("templates/post.mustache") == true)
+    }
+
+    @Test("a missing templates folder is an error")
+    func missingFolder() throws {
+        let folder = try SiteFixture.temporaryDirectory().appendingPathComponent("nope")
+        let error = try #require(buildError { _ = try load(folder) })
+        #expect(error.reason == .templatesDirectoryNotFound)
+    }
+
+    @Test("partial tags are found with their lines, whatever their spacing")
+    func partialScan() {
+        let found = TemplateRenderer.partialReferences(in: "a\n{{> one}}\n{{>two}} {{ > three }}\n{{>*dynamic}}\n{{! > not }}")
+        #expect(found.map(\.name) == ["one", "two", "three"])
+        #expect(found.map(\.line) == [2, 3, 3])
+    }
+
+    @Test("every value is escaped by the templates; only the Markdown body is raw")
+    func valuesAreEscaped() throws {
+        let renderer = try load(SiteFixture.templatesDirectory)
+        let pages = PageContext(strings: renderer.strings, clock: renderer.clock)
+        var post = SiteFixture.post(1, title: "<script>alert('t')</script>", at: "2024-05-15T01:00:00Z", writer: "\"><img src=x onerror=y>")
+        post.postType = .normal
+        let board = Board(boardId: 1, displayName: "<b onmouseover=x>board</b>", orderNo: 1)
+        let html = try renderer.renderPage(
+            template: "post",
+            context: pages.postPage(
+                post, bodyHTML: "<p>body</p>",
+                neighbours: PostNeighbours(board: board, boardPage: 1, previous: nil, next: nil, parent: nil, parentMissing: false, replies: [])),
+            relativeRoot: "../", title: post.title)
+        #expect(!html.contains("<script>alert"))
+        #expect(html.contains("&lt;script&gt;alert(&#39;t&#39;)&lt;/script&gt;"))
+        #expect(html.contains("&quot;&gt;&lt;img src=x onerror=y&gt;"))
+        #expect(html.contains("&lt;b onmouseover=x&gt;board&lt;/b&gt;"))
+        #expect(html.contains("<div class=\"post-body\">\n<p>body</p>"))
+    }
+
+    @Test("both languages define the same interface strings")
+    func stringTables() {
+        #expect(Set(SiteStrings.korean.keys) == Set(SiteStrings.english.keys))
+        #expect(SiteStrings(language: .ko)["anonymous"] == "익명")
+        #expect(SiteStrings(language: .ko)["notice"] == "공지")
+        #expect(SiteStrings(language: .en)["anonymous"] == "Anonymous")
+    }
+
+    @Test("every {{s.key}} used by the default templates exists")
+    func templateStringsExist() throws {
+        for name in try TemplateRenderer.templateFiles(in: SiteFixture.templatesDirectory) {
+            let text = try String(contentsOf: SiteFixture.templatesDirectory.appendingPathComponent(name + ".mustache"), encoding: .utf8)
+            for match in text.matches(of: #/\{\{\s*s\.([A-Za-z]+)\s*\}\}/#) {
+                #expect(SiteStrings.korean[String(match.output.1)] != nil, "\(name) uses s.\(match.output.1)")
+            }
+        }
+    }
+
+    @Test("an English build uses English strings and lang=en")
+    func englishBuild() async throws {
+        let output = try SiteFixture.temporaryDirectory().appendingPathComponent("site")
+        try await SiteFixture.build(try SiteFixture.store(), into: output, language: .en)
+        let home = try SiteFixture.text("index.html", in: output)
+        #expect(home.contains("<html lang=\"en\">"))
+        #expect(home.contains(">Boards</h1>"))
+        let board = try SiteFixture.text("boards/1/index.html", in: output)
+        #expect(board.contains(">Anonymous</td>"))
+        #expect(board.contains(">Notice</span>"))
+    }
+}

@@ -1,0 +1,120 @@
+import FixtureAPI
+import Foundation
+import Testing
+
+@testable import BoardArchive
+
+/// Checks that a generated site is self-contained: every reference is relative and names an existing file.
+enum SiteLinkChecker {
+    /// One bad reference: the page, the attribute value, and what is wrong with it.
+    struct Problem: CustomStringConvertible, Equatable {
+        var page: String
+        var reference: String
+        var issue: String
+        var description: String { "\(page): \(reference) (\(issue))" }
+    }
+
+    /// Every `href`, `src` and `action` value of every `.html` file under `root`, checked.
+    static func problems(in root: URL) throws -> [Problem] {
+        var problems: [Problem] = []
+        let files = SitePublisher.files(under: root)
+        for page in files.sorted() where page.hasSuffix(".html") {
+            let html = try SiteFixture.text(page, in: root)
+            for tag in html.matches(of: #/<[A-Za-z][^<>]*>/#) {
+                let text = String(tag.output)
+                for match in text.matches(of: #/\s(href|src|action)\s*=\s*"([^"]*)"/#) {
+                    let attribute = String(match.output.1)
+                    let value = String(match.output.2)
+                    if let issue = issue(with: value, attribute: attribute, on: page, files: files) {
+                        problems.append(Problem(page: page, reference: "\(attribute)=\"\(value)\"", issue: issue))
+                    }
+                }
+                if text.range(of: #"\s(href|src|action)\s*=\s*[^"\s>]"#, options: .regularExpression) != nil {
+                    problems.append(Problem(page: page, reference: text, issue: "unquoted reference"))
+                }
+            }
+        }
+        return problems
+    }
+
+    static func issue(with value: String, attribute: String, on page: String, files: Set<String>) -> String? {
+        let lowered = value.lowercased()
+        if value.isEmpty { return "empty" }
+        if value.hasPrefix("/") { return "absolute path" }
+        if lowered.contains(":") { return "has a scheme (network or script URL)" }
+        if value.hasSuffix("/") { return "directory link" }
+        if value.contains("#") || value.contains("?") { return "fragment or query" }
+        let resolved = resolve(value, from: page)
+        guard let resolved else { return "escapes the site" }
+        if attribute == "action" { return resolved == SitePaths.search ? nil : "form does not target search.html" }
+        return files.contains(resolved) ? nil : "no such file (\(resolved))"
+    }
+
+    /// The site-relative path `value` names when written on `page`, or nil when it climbs out of the site.
+    static func resolve(_ value: String, from page: String) -> String? {
+        var components = page.split(separator: "/").dropLast().map(String.init)
+        for part in value.split(separator: "/", omittingEmptySubsequences: false) {
+            switch part {
+            case "..":
+                guard !components.isEmpty else { return nil }
+                components.removeLast()
+            case ".", "": continue
+            default: components.append(String(part))
+            }
+        }
+        return components.joined(separator: "/")
+    }
+}
+
+@Suite("Whole-tree checks: links, files, offline safety")
+struct SiteLinkTests {
+    /// The bundled demo dataset, shifted so that its reference date is the fixed build clock.
+    static func demoStore() throws -> (ArchiveStore, Date) {
+        let dataset = try FixtureDataset.bundledDemo()
+        let store = try ArchiveStore.inMemory()
+        try store.record(boards: dataset.boards, at: dataset.referenceDate)
+        try store.record(posts: dataset.posts, at: dataset.referenceDate)
+        return (store, dataset.referenceDate)
+    }
+
+    @Test("the inline archive's site: every href/src resolves to a file, none absolute, network or a directory")
+    func inlineArchiveLinks() async throws {
+        let output = try SiteFixture.temporaryDirectory().appendingPathComponent("site")
+        try await SiteFixture.build(try SiteFixture.store(), into: output)
+        let problems = try SiteLinkChecker.problems(in: output)
+        #expect(problems.isEmpty, "\(problems.prefix(10))")
+    }
+
+    @Test("the demo site: exactly the expected files, and every reference resolves")
+    func demoSite() async throws {
+        let (store, now) = try Self.demoStore()
+        let dataset = try FixtureDataset.bundledDemo()
+        let output = try SiteFixture.temporaryDirectory().appendingPathComponent("site")
+        try await SiteFixture.build(store, into: output, now: now)
+        let files = Set(try SiteFixture.files(under: output).keys)
+        var expected: Set<String> = ["index.html", ".boardarchive"]
+        for board in dataset.boards {
+            let pages = Pagination(itemCount: dataset.posts.filter { $0.boardId == board.boardId }.count).pageCount
+            for page in 1...pages { expected.insert(SitePaths.board(board.boardId, page: page)) }
+        }
+        for post in dataset.posts { expected.insert(SitePaths.post(post.postId)) }
+        let assets = SiteBuilder.assetPaths(in: SiteFixture.templatesDirectory.appendingPathComponent("assets")).map { "assets/" + $0 }
+        expected.formUnion(assets)
+        // The search phase may add search.html, search/… and keywords/…; nothing else is allowed.
+        let extra = files.subtracting(expected).filter { !($0 == "search.html" || $0.hasPrefix("search/") || $0.hasPrefix("keywords/")) }
+        #expect(extra.isEmpty, "unexpected files: \(extra.sorted().prefix(10))")
+        #expect(expected.subtracting(files).isEmpty, "missing files: \(expected.subtracting(files).sorted().prefix(10))")
+        let problems = try SiteLinkChecker.problems(in: output)
+        #expect(problems.isEmpty, "\(problems.prefix(10))")
+    }
+
+    @Test("the checker itself catches bad references", arguments: [
+        ("/index.html", "absolute path"), ("https://cdn.example/x.js", "has a scheme (network or script URL)"),
+        ("//cdn.example/x.js", "absolute path"), ("../boards/1/", "directory link"), ("../posts/999.html", "no such file (posts/999.html)"),
+        ("../../../x.html", "escapes the site"), ("javascript:alert(1)", "has a scheme (network or script URL)"),
+    ])
+    func checkerCatches(value: String, issue: String) {
+        #expect(SiteLinkChecker.issue(with: value, attribute: "href", on: "posts/1.html", files: ["posts/1.html", "index.html"]) == issue)
+        #expect(SiteLinkChecker.issue(with: "../index.html", attribute: "href", on: "posts/1.html", files: ["index.html"]) == nil)
+    }
+}
