@@ -1,0 +1,69 @@
+/// Encodes a sorted list of post positions within a block as a short ASCII string, and back.
+///
+/// Two forms, whichever is shorter: gaps as base-32 digits in a 64-letter alphabet (a digit with value ≥ 32
+/// carries on, the first number is the position, each next one the gap minus one); or, after a `!`, a bitmap
+/// with six positions per letter. The alphabet (`0-9A-Za-z-_`) needs no escaping in JSON or JavaScript.
+enum PostingCodec {
+    static let alphabet: [UInt8] = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_".utf8)
+    private static let values: [Int8] = {
+        var table = [Int8](repeating: -1, count: 128)
+        for (index, letter) in alphabet.enumerated() { table[Int(letter)] = Int8(index) }
+        return table
+    }()
+
+    /// Encodes strictly increasing, non-negative `positions`.
+    static func encode(_ positions: [Int]) -> String {
+        guard let last = positions.last else { return "" }
+        var gaps: [UInt8] = []
+        var previous = -1
+        var digits: [UInt8] = []
+        for position in positions {
+            var value = position - previous - 1
+            previous = position
+            digits.removeAll(keepingCapacity: true)
+            repeat {
+                digits.append(UInt8(value & 31))
+                value >>= 5
+            } while value > 0
+            for index in stride(from: digits.count - 1, through: 0, by: -1) {
+                gaps.append(alphabet[Int(digits[index]) + (index > 0 ? 32 : 0)])
+            }
+        }
+        let bitmapLength = 1 + last / 6 + 1
+        if bitmapLength < gaps.count {
+            var bits = [Int](repeating: 0, count: last / 6 + 1)
+            for position in positions { bits[position / 6] |= 1 << (position % 6) }
+            return "!" + String(decoding: bits.map { alphabet[$0] }, as: UTF8.self)
+        }
+        return String(decoding: gaps, as: UTF8.self)
+    }
+
+    /// Decodes a string made by `encode`; letters outside the alphabet are skipped.
+    static func decode(_ text: String) -> [Int] {
+        var positions: [Int] = []
+        let bytes = Array(text.utf8)
+        if bytes.first == UInt8(ascii: "!") {
+            for (index, byte) in bytes.dropFirst().enumerated() {
+                guard byte < 128 else { continue }
+                let value = Int(values[Int(byte)])
+                guard value >= 0 else { continue }
+                for bit in 0..<6 where value & (1 << bit) != 0 { positions.append(index * 6 + bit) }
+            }
+            return positions
+        }
+        var previous = -1
+        var accumulator = 0
+        for byte in bytes {
+            guard byte < 128 else { continue }
+            let value = Int(values[Int(byte)])
+            guard value >= 0 else { continue }
+            accumulator = accumulator << 5 | (value & 31)
+            if value < 32 {
+                previous += accumulator + 1
+                positions.append(previous)
+                accumulator = 0
+            }
+        }
+        return positions
+    }
+}

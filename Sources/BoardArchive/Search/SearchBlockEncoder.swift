@@ -1,0 +1,147 @@
+import Foundation
+
+/// Encodes one block of the search index: its posting, metadata and contents shards.
+struct SearchBlockEncoder {
+    struct EncodedBlock {
+        var files: [String: Data]
+        var postingBuckets: Int
+        /// The block's gram tokens (not its board tokens), for the block directory.
+        var tokens: [String]
+    }
+
+    var configuration: SearchIndexConfiguration
+
+    /// Encodes `documents` (oldest first; a post's position is its index) as the files of block `blockId`.
+    func encode(_ documents: [SearchDocument], blockId: String) throws -> EncodedBlock {
+        var files: [String: Data] = [:]
+        let (contentsFiles, contentsSpans) = contentsShards(of: documents, blockId: blockId)
+        files.merge(contentsFiles) { first, _ in first }
+        for start in stride(from: 0, to: documents.count, by: configuration.metaShardSize) {
+            let end = min(documents.count, start + configuration.metaShardSize)
+            let records = (start..<end).map { metaRecord(documents[$0], contents: contentsSpans[$0]) }
+            let id = "\(blockId)/m\(start / configuration.metaShardSize)"
+            files["search/\(id).js"] = SearchScript.wrap(shardId: id, payload: .array(records))
+        }
+        let entries = postingEntries(of: documents)
+        let total = entries.reduce(0) { $0 + $1.token.utf8.count + $1.lists.utf8.count + 6 }
+        var buckets = 1
+        while buckets < 4_096 && total > buckets * configuration.postingShardTargetBytes { buckets *= 2 }
+        while true {
+            var groups = [[SearchJSON]](repeating: [], count: buckets)
+            for entry in entries {
+                let bucket = SearchTokenizer.bucket(of: entry.token, count: buckets)
+                groups[bucket].append(.string(entry.token))
+                groups[bucket].append(.string(entry.lists))
+            }
+            var postingFiles: [String: Data] = [:]
+            for (bucket, group) in groups.enumerated() where !group.isEmpty {
+                let id = "\(blockId)/p\(bucket)"
+                postingFiles["search/\(id).js"] = SearchScript.wrap(shardId: id, payload: .array(group))
+            }
+            if buckets >= 65_536 || postingFiles.values.allSatisfy({ $0.count <= configuration.maximumFileBytes }) {
+                files.merge(postingFiles) { first, _ in first }
+                let tokens = entries.map(\.token).filter { !$0.hasPrefix(SearchTokenizer.boardTokenPrefix) }
+                return EncodedBlock(files: files, postingBuckets: buckets, tokens: tokens)
+            }
+            buckets *= 2
+        }
+    }
+
+    /// The posting entries of a block sorted by token: the token and its lists `title.contents.writer`
+    /// (trailing empty lists dropped), plus one `#b:<boardId>` entry per board.
+    func postingEntries(of documents: [SearchDocument]) -> [(token: String, lists: String)] {
+        var lists: [UInt64: [[Int]]] = [:]
+        var boards: [Int: [Int]] = [:]
+        for (position, document) in documents.enumerated() {
+            boards[document.boardId, default: []].append(position)
+            for field in SearchField.allCases {
+                var keys = Set<UInt64>()
+                SearchTokenizer.addGramKeys(ofNormalized: TextNormalizer.normalize(field.text(of: document)), to: &keys)
+                for key in keys {
+                    lists[key, default: [[], [], []]][field.rawValue].append(position)
+                }
+            }
+        }
+        var entries: [(token: String, lists: String)] = lists.map { key, fieldLists in
+            var encoded = fieldLists.map(PostingCodec.encode)
+            while encoded.last?.isEmpty == true { encoded.removeLast() }
+            return (SearchTokenizer.token(for: key), encoded.joined(separator: "."))
+        }
+        for (boardId, positions) in boards {
+            entries.append((SearchTokenizer.boardToken(boardId), PostingCodec.encode(positions)))
+        }
+        return entries.sorted { $0.token < $1.token }
+    }
+
+    /// `[postId, boardId, postType, created (Unix seconds), views, comments, attachments, isReply, title, writer,
+    /// first contents shard (-1 when empty), contents shard count]`.
+    func metaRecord(_ document: SearchDocument, contents: (first: Int, count: Int)) -> SearchJSON {
+        .array([
+            .int(document.postId), .int(document.boardId), .string(document.postType.rawValue),
+            .int(Int(document.createdDateTime.timeIntervalSince1970.rounded(.down))), .int(document.viewCount),
+            .int(document.commentsCount), .int(document.attachmentsCount), .int(document.hasParent ? 1 : 0),
+            .string(document.title), .string(document.writer), .int(contents.first), .int(contents.count),
+        ])
+    }
+
+    /// Packs the raw contents into shards of about `contentsShardTargetBytes`, records `[position, text]`; a
+    /// contents too large for one file is cut at code-point boundaries into pieces in consecutive shards.
+    func contentsShards(of documents: [SearchDocument], blockId: String) -> ([String: Data], [(first: Int, count: Int)]) {
+        var files: [String: Data] = [:]
+        var spans = [(first: Int, count: Int)](repeating: (-1, 0), count: documents.count)
+        var current: [SearchJSON] = []
+        var currentBytes = 0
+        var shard = 0
+        func flush() {
+            guard !current.isEmpty else { return }
+            let id = "\(blockId)/c\(shard)"
+            files["search/\(id).js"] = SearchScript.wrap(shardId: id, payload: .array(current))
+            current = []
+            currentBytes = 0
+            shard += 1
+        }
+        let pieceLimit = configuration.maximumFileBytes - 256
+        for (position, document) in documents.enumerated() where !document.contents.isEmpty {
+            let pieces = Self.pieces(of: document.contents, limit: pieceLimit)
+            for (index, piece) in pieces.enumerated() {
+                let bytes = piece.bytes + 12
+                if !current.isEmpty && (currentBytes + bytes > configuration.contentsShardTargetBytes || index > 0) { flush() }
+                if index == 0 { spans[position] = (shard, pieces.count) }
+                current.append(.array([.int(position), .string(piece.text)]))
+                currentBytes += bytes
+            }
+        }
+        flush()
+        return (files, spans)
+    }
+
+    /// Cuts `text` into pieces whose escaped size in a shard stays within `limit` bytes.
+    static func pieces(of text: String, limit: Int) -> [(text: String, bytes: Int)] {
+        var pieces: [(text: String, bytes: Int)] = []
+        var current = String.UnicodeScalarView()
+        var bytes = 0
+        for scalar in text.unicodeScalars {
+            let cost = literalCost(of: scalar)
+            if bytes + cost > limit {
+                pieces.append((String(current), bytes))
+                current = String.UnicodeScalarView()
+                bytes = 0
+            }
+            current.append(scalar)
+            bytes += cost
+        }
+        pieces.append((String(current), bytes))
+        return pieces
+    }
+
+    /// The bytes one code point takes inside a JSON string inside a single-quoted JavaScript literal.
+    static func literalCost(of scalar: Unicode.Scalar) -> Int {
+        switch scalar.value {
+        case 0x22, 0x0A, 0x0D, 0x09: return 3
+        case 0x5C: return 4
+        case 0x27: return 2
+        case 0x00..<0x20, 0x7F, 0x2028, 0x2029: return 7
+        default: return scalar.utf8.count
+        }
+    }
+}

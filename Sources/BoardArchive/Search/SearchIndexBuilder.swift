@@ -1,0 +1,144 @@
+import Foundation
+
+/// Writes the sharded search index: classic scripts under `search/` that `search.js` loads on demand.
+///
+/// Layout (every path relative to the site root):
+/// - `search/manifest.js`: the blocks in search order, the boards, the keyword pages.
+/// - `search/d<k>.js`: block directory shard `k`: for each token whose hash falls in bucket `k`, the blocks holding it.
+/// - `search/<block>/p<k>.js`: posting shard `k` of a block, the tokens whose FNV-1a hash falls in bucket `k`.
+/// - `search/<block>/m<k>.js`: metadata of the block's posts `64k ..< 64(k+1)` (row fields, title, writer).
+/// - `search/<block>/c<k>.js`: raw contents of a run of the block's posts, packed to about 12 kB.
+///
+/// Posts are split into notices and the rest; each group is sorted oldest first (ties by `postId`) and cut into
+/// blocks of `blockSize` (`t0, t1, …` and `n0, n1, …`), so a new post changes only the newest block. Reading
+/// the notice blocks newest first and then the other blocks newest first, each from its last post to its first,
+/// yields the listing order (notices first, newest first, ties by `postId` descending) without any sorting.
+public struct SearchIndexBuilder: Sendable {
+    public var configuration: SearchIndexConfiguration
+
+    public init(configuration: SearchIndexConfiguration = SearchIndexConfiguration()) {
+        self.configuration = configuration
+    }
+
+    /// Makes every index file of `documents`, keyed by its path relative to the site root; equal input, equal bytes.
+    ///
+    /// `keywords` are the keyword pages the search page links to when a query equals one of them.
+    /// Throws when a file would exceed `maximumFileBytes` (only possible with titles of thousands of characters).
+    public func makeSearchIndex(for documents: [SearchDocument], keywords: [SearchKeywordLink] = []) throws -> [String: Data] {
+        let blocks = Self.blocks(of: documents, size: configuration.blockSize)
+        let results = SearchBlockResults(count: blocks.count)
+        let configuration = self.configuration
+        DispatchQueue.concurrentPerform(iterations: blocks.count) { index in
+            let block = blocks[index]
+            results.set(index, Result { try SearchBlockEncoder(configuration: configuration).encode(block.documents, blockId: block.id) })
+        }
+        var files: [String: Data] = [:]
+        var entries: [SearchJSON] = []
+        var directory: [String: [Int]] = [:]
+        for (index, block) in blocks.enumerated() {
+            let encoded = try results.get(index)
+            files.merge(encoded.files) { first, _ in first }
+            entries.append(.array([.string(block.id), .int(block.documents.count), .int(encoded.postingBuckets)]))
+            let number = Self.blockNumber(block.id)
+            for token in encoded.tokens { directory[token, default: []].append(number) }
+        }
+        let directoryBuckets = directoryFiles(directory, into: &files)
+        var boards: [Int: String] = [:]
+        for document in documents where boards[document.boardId] == nil { boards[document.boardId] = document.boardName }
+        let manifest = SearchJSON.object([
+            ("v", .int(1)),
+            ("m", .int(configuration.metaShardSize)),
+            ("total", .int(documents.count)),
+            ("d", .int(directoryBuckets)),
+            ("blocks", .array(entries)),
+            ("boards", .array(boards.keys.sorted().map { .array([.int($0), .string(boards[$0] ?? "")]) })),
+            ("keywords", .array(keywords.map { .array([.string(TextNormalizer.normalize($0.keyword)), .string($0.path), .int($0.count)]) })),
+        ])
+        files[Self.manifestPath] = SearchScript.wrap(shardId: "manifest", payload: manifest)
+        for (path, data) in files where data.count > configuration.maximumFileBytes {
+            throw SearchIndexError(path: path, reason: .fileTooLarge(bytes: data.count, limit: configuration.maximumFileBytes))
+        }
+        return files
+    }
+
+    /// The manifest's path relative to the site root.
+    public static let manifestPath = "search/manifest.js"
+
+    /// Writes the block directory, `search/d<k>.js`: flat `[token, blocks, …]` with the stable block numbers of
+    /// `blockNumber` encoded by `PostingCodec`; returns the number of buckets (a power of two).
+    func directoryFiles(_ directory: [String: [Int]], into files: inout [String: Data]) -> Int {
+        let entries = directory.map { ($0.key, PostingCodec.encode($0.value.sorted())) }.sorted { $0.0 < $1.0 }
+        let total = entries.reduce(0) { $0 + $1.0.utf8.count + $1.1.utf8.count + 6 }
+        var buckets = 1
+        while buckets < 65_536 && total > buckets * configuration.directoryShardTargetBytes { buckets *= 2 }
+        var groups = [[SearchJSON]](repeating: [], count: buckets)
+        for (token, blocks) in entries {
+            let bucket = SearchTokenizer.bucket(of: token, count: buckets)
+            groups[bucket].append(.string(token))
+            groups[bucket].append(.string(blocks))
+        }
+        for (bucket, group) in groups.enumerated() where !group.isEmpty {
+            files["search/d\(bucket).js"] = SearchScript.wrap(shardId: "d\(bucket)", payload: .array(group))
+        }
+        return buckets
+    }
+
+    /// The stable number of a block in the directory: `2k` for `n<k>`, `2k + 1` for the notice block `t<k>`.
+    static func blockNumber(_ id: String) -> Int {
+        let number = Int(id.dropFirst()) ?? 0
+        return id.hasPrefix("t") ? number * 2 + 1 : number * 2
+    }
+
+    /// Cuts the documents into notice blocks and other blocks, each oldest first, in search order (newest block first).
+    static func blocks(of documents: [SearchDocument], size: Int) -> [(id: String, documents: [SearchDocument])] {
+        func chronological(_ lhs: SearchDocument, _ rhs: SearchDocument) -> Bool {
+            lhs.createdDateTime != rhs.createdDateTime ? lhs.createdDateTime < rhs.createdDateTime : lhs.postId < rhs.postId
+        }
+        var result: [(id: String, documents: [SearchDocument])] = []
+        for (prefix, group) in [("t", documents.filter(\.isNotice)), ("n", documents.filter { !$0.isNotice })] {
+            let sorted = group.sorted(by: chronological)
+            let count = (sorted.count + size - 1) / size
+            for number in stride(from: count - 1, through: 0, by: -1) {
+                let slice = Array(sorted[(number * size)..<min(sorted.count, (number + 1) * size)])
+                result.append(("\(prefix)\(number)", slice))
+            }
+        }
+        return result
+    }
+}
+
+/// A keyword page the search page links to when the query equals its keyword.
+public struct SearchKeywordLink: Sendable, Equatable {
+    public var keyword: String
+    /// The page's path relative to the site root, such as `keywords/k-ec849cec9ab8.html`.
+    public var path: String
+    /// How many posts the page lists.
+    public var count: Int
+
+    public init(keyword: String, path: String, count: Int) {
+        self.keyword = keyword
+        self.path = path
+        self.count = count
+    }
+}
+
+/// Collects the blocks encoded on several threads, in block order.
+private final class SearchBlockResults: @unchecked Sendable {
+    private let lock = NSLock()
+    private var results: [Result<SearchBlockEncoder.EncodedBlock, any Error>?]
+
+    init(count: Int) { results = Array(repeating: nil, count: count) }
+
+    func set(_ index: Int, _ result: Result<SearchBlockEncoder.EncodedBlock, any Error>) {
+        lock.lock()
+        results[index] = result
+        lock.unlock()
+    }
+
+    func get(_ index: Int) throws -> SearchBlockEncoder.EncodedBlock {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let result = results[index] else { preconditionFailure("block \(index) was not encoded") }
+        return try result.get()
+    }
+}

@@ -1,0 +1,234 @@
+import Foundation
+
+/// Answers queries from the index files exactly as `search.js` does, counting the files a browser would load.
+///
+/// Tests use it to prove the index equals the brute-force oracle; the benchmark uses it to measure the bytes a
+/// first and a later query load. It keeps every file it has loaded, like the search page does between queries.
+public final class SearchIndexReader {
+    /// One block as the manifest lists it.
+    struct Block {
+        var id: String
+        var count: Int
+        var buckets: Int
+    }
+
+    /// A post found by a query: its block, its position there, and whether its contents may hold a query word.
+    public struct Hit: Equatable, Sendable {
+        public var blockId: String
+        public var position: Int
+        var blockIndex: Int
+        var contentsCandidate: Bool
+    }
+
+    /// The answer to one query.
+    public struct Outcome: Sendable {
+        /// The posts found, in listing order, at most `limit` of them.
+        public var hits: [Hit]
+        /// Whether the search stopped at `limit` before looking at every block.
+        public var stoppedEarly: Bool
+        /// The index files this query loaded that earlier queries had not, in load order.
+        public var loadedPaths: [String]
+        /// Their total size in bytes.
+        public var loadedBytes: Int
+    }
+
+    let blocks: [Block]
+    let metaShardSize: Int
+    let directoryBuckets: Int
+    /// The boards as the manifest lists them: id and name.
+    public let boards: [(id: Int, name: String)]
+    /// The keyword pages as the manifest lists them: normalised keyword, path, count.
+    public let keywords: [(keyword: String, path: String, count: Int)]
+    private let load: (String) -> Data?
+    private var cache: [String: Any] = [:]
+    private var newlyLoaded: [String] = []
+    private var newlyLoadedBytes = 0
+    private var counting = true
+    private var normalizedTexts: [String: String] = [:]
+    private var decodedLists: [String: [[Int]]] = [:]
+
+    /// Reads the manifest through `load`, which returns a file's bytes by its path relative to the site root.
+    public init(load: @escaping (String) -> Data?) throws {
+        self.load = load
+        let manifest = try Self.parse(path: SearchIndexBuilder.manifestPath, load: load)
+        guard let object = manifest.json as? [String: Any], let blockList = object["blocks"] as? [[Any]],
+            let metaShardSize = object["m"] as? Int, let directoryBuckets = object["d"] as? Int
+        else { throw SearchIndexError(path: SearchIndexBuilder.manifestPath, reason: .malformedFile(detail: "no blocks")) }
+        blocks = blockList.compactMap { entry in
+            guard entry.count == 3, let id = entry[0] as? String, let count = entry[1] as? Int, let buckets = entry[2] as? Int else { return nil }
+            return Block(id: id, count: count, buckets: buckets)
+        }
+        self.metaShardSize = metaShardSize
+        self.directoryBuckets = directoryBuckets
+        boards = ((object["boards"] as? [[Any]]) ?? []).compactMap { entry in
+            guard entry.count == 2, let id = entry[0] as? Int, let name = entry[1] as? String else { return nil }
+            return (id, name)
+        }
+        keywords = ((object["keywords"] as? [[Any]]) ?? []).compactMap { entry in
+            guard entry.count == 3, let keyword = entry[0] as? String, let path = entry[1] as? String, let count = entry[2] as? Int else { return nil }
+            return (keyword, path, count)
+        }
+        cache[SearchIndexBuilder.manifestPath] = manifest.json
+        newlyLoaded = [SearchIndexBuilder.manifestPath]
+        newlyLoadedBytes = manifest.bytes
+    }
+
+    /// Reads the index from an in-memory file map such as `makeSearchIndex(for:)` returns.
+    public convenience init(files: [String: Data]) throws {
+        try self.init(load: { files[$0] })
+    }
+
+    /// Finds the posts matching every word of `query` in `target` (and on board `boardId`), in listing order.
+    ///
+    /// With a `limit` it stops after that many hits, like the search page asking for one page plus one; it then
+    /// loads what the page shows for the first `displayed` hits (metadata, and contents for snippets).
+    public func search(_ query: String, target: SearchTarget, boardId: Int? = nil, limit: Int? = nil, displayed: Int = 0) throws -> Outcome {
+        let plans = SearchQueryPlan.plans(for: query)
+        var hits: [Hit] = []
+        var stoppedEarly = false
+        if !plans.isEmpty {
+            // The newest block is searched straight away; when it does not fill the page, the directory names
+            // the blocks that hold every token of every word, and the others are skipped.
+            var allowed: Set<Int>? = nil
+            blockLoop: for (blockIndex, block) in blocks.enumerated() {
+                if blockIndex == 1 {
+                    for plan in plans {
+                        for token in plan.tokens {
+                            let blocks = Set(try directoryBlocks(of: token))
+                            allowed = allowed.map { $0.intersection(blocks) } ?? blocks
+                        }
+                    }
+                }
+                if let allowed, !allowed.contains(SearchIndexBuilder.blockNumber(block.id)) { continue }
+                let matcher = try BlockMatcher(reader: self, block: block, plans: plans, target: target, boardId: boardId)
+                for position in matcher.candidates {
+                    guard let contentsCandidate = try matcher.matches(position) else { continue }
+                    if let limit, hits.count == limit {
+                        stoppedEarly = true
+                        break blockLoop
+                    }
+                    hits.append(Hit(blockId: block.id, position: position, blockIndex: blockIndex, contentsCandidate: contentsCandidate))
+                }
+            }
+        }
+        for hit in hits.prefix(displayed) {
+            _ = try meta(of: hit)
+            if hit.contentsCandidate { _ = try contents(blockIndex: hit.blockIndex, position: hit.position) }
+        }
+        defer {
+            newlyLoaded = []
+            newlyLoadedBytes = 0
+        }
+        return Outcome(hits: hits, stoppedEarly: stoppedEarly, loadedPaths: newlyLoaded, loadedBytes: newlyLoadedBytes)
+    }
+
+    /// The post id of a hit (read without counting the load, for tests).
+    public func postId(of hit: Hit) throws -> Int {
+        counting = false
+        defer { counting = true }
+        guard let postId = try meta(of: hit)[0] as? Int else {
+            throw SearchIndexError(path: metaPath(blockIndex: hit.blockIndex, position: hit.position), reason: .malformedFile(detail: "no post id"))
+        }
+        return postId
+    }
+
+    // MARK: - Shards
+
+    /// The metadata record of a post: `[postId, boardId, postType, created, views, comments, attachments, isReply,
+    /// title, writer, first contents shard, contents shard count]`.
+    func meta(of hit: Hit) throws -> [Any] { try meta(blockIndex: hit.blockIndex, position: hit.position) }
+
+    func meta(blockIndex: Int, position: Int) throws -> [Any] {
+        let path = metaPath(blockIndex: blockIndex, position: position)
+        guard let records = try shard(path) as? [[Any]], position % metaShardSize < records.count else {
+            throw SearchIndexError(path: path, reason: .malformedFile(detail: "no record for position \(position)"))
+        }
+        return records[position % metaShardSize]
+    }
+
+    func metaPath(blockIndex: Int, position: Int) -> String { "search/\(blocks[blockIndex].id)/m\(position / metaShardSize).js" }
+
+    /// The raw contents of a post, joined from its pieces.
+    func contents(blockIndex: Int, position: Int) throws -> String {
+        let record = try meta(blockIndex: blockIndex, position: position)
+        guard record.count == 12, let first = record[10] as? Int, let count = record[11] as? Int else { return "" }
+        var text = ""
+        for shardIndex in first..<(first + max(count, 0)) where first >= 0 {
+            let path = "search/\(blocks[blockIndex].id)/c\(shardIndex).js"
+            guard let records = try shard(path) as? [[Any]] else { throw SearchIndexError(path: path, reason: .malformedFile(detail: "not a list")) }
+            for entry in records where entry.count == 2 && (entry[0] as? Int) == position {
+                text += (entry[1] as? String) ?? ""
+            }
+        }
+        return text
+    }
+
+    /// The normalised text of a field of a post, loading its metadata or contents shard.
+    func normalizedText(of field: SearchField, blockIndex: Int, position: Int) throws -> String {
+        let key = "\(blockIndex)/\(position)/\(field.rawValue)"
+        if let cached = normalizedTexts[key] { return cached }
+        let text: String
+        switch field {
+        case .title: text = (try meta(blockIndex: blockIndex, position: position)[8] as? String) ?? ""
+        case .writer: text = (try meta(blockIndex: blockIndex, position: position)[9] as? String) ?? ""
+        case .contents: text = try contents(blockIndex: blockIndex, position: position)
+        }
+        let normalized = TextNormalizer.normalize(text)
+        normalizedTexts[key] = normalized
+        return normalized
+    }
+
+    /// The posting lists of `token` in a block (`[title, contents, writer]`), loading its bucket shard.
+    func postingLists(of token: String, blockIndex: Int) throws -> [[Int]] {
+        let block = blocks[blockIndex]
+        let path = "search/\(block.id)/p\(SearchTokenizer.bucket(of: token, count: block.buckets)).js"
+        if cache[path] == nil, load(path) == nil { return [[], [], []] }  // an empty bucket has no file
+        guard let entries = try shard(path) as? [String] else { throw SearchIndexError(path: path, reason: .malformedFile(detail: "not a list")) }
+        if let cached = decodedLists[path + "\u{0}" + token] { return cached }
+        var index = 0
+        while index + 1 < entries.count {
+            if entries[index] == token {
+                var lists = entries[index + 1].split(separator: ".", omittingEmptySubsequences: false).map { PostingCodec.decode(String($0)) }
+                while lists.count < 3 { lists.append([]) }
+                decodedLists[path + "\u{0}" + token] = lists
+                return lists
+            }
+            index += 2
+        }
+        return [[], [], []]
+    }
+
+    /// The stable numbers of the blocks that hold `token`, from the block directory.
+    func directoryBlocks(of token: String) throws -> [Int] {
+        let path = "search/d\(SearchTokenizer.bucket(of: token, count: directoryBuckets)).js"
+        if cache[path] == nil, load(path) == nil { return [] }
+        guard let entries = try shard(path) as? [String] else { throw SearchIndexError(path: path, reason: .malformedFile(detail: "not a list")) }
+        var index = 0
+        while index + 1 < entries.count {
+            if entries[index] == token { return PostingCodec.decode(entries[index + 1]) }
+            index += 2
+        }
+        return []
+    }
+
+    private func shard(_ path: String) throws -> Any {
+        if let cached = cache[path] { return cached }
+        let parsed = try Self.parse(path: path, load: load)
+        cache[path] = parsed.json
+        if counting {
+            newlyLoaded.append(path)
+            newlyLoadedBytes += parsed.bytes
+        }
+        return parsed.json
+    }
+
+    private static func parse(path: String, load: (String) -> Data?) throws -> (json: Any, bytes: Int) {
+        guard let data = load(path) else { throw SearchIndexError(path: path, reason: .missingFile) }
+        guard let (_, json) = SearchScript.unwrap(data) else { throw SearchIndexError(path: path, reason: .malformedFile(detail: "not a loader script")) }
+        do {
+            return (try JSONSerialization.jsonObject(with: json, options: [.fragmentsAllowed]), data.count)
+        } catch {
+            throw SearchIndexError(path: path, reason: .malformedFile(detail: "invalid JSON"))
+        }
+    }
+}

@@ -1,0 +1,77 @@
+/// Turns normalised text into the index's grams: every single code point and every pair of adjacent code points.
+///
+/// Grams never contain whitespace (query words never do), so text is indexed as unigrams plus bigrams of its
+/// whitespace-free runs. A query word of one code point is answered exactly by its unigram list, a word of two by
+/// its bigram list; a longer word intersects its bigram lists and the candidates are verified against the text.
+/// A gram is packed into a `UInt64` key while building (`1 << 42 | a` for a unigram, `a << 21 | b` for a bigram).
+enum SearchTokenizer {
+    /// Adds the gram keys of normalised `text` to `keys`.
+    static func addGramKeys(ofNormalized text: String, to keys: inout Set<UInt64>) {
+        var previous: UInt32? = nil
+        for scalar in text.unicodeScalars {
+            if TextNormalizer.isWhitespace(scalar) {
+                previous = nil
+                continue
+            }
+            let value = scalar.value
+            keys.insert(unigramFlag | UInt64(value))
+            if let previous { keys.insert(UInt64(previous) << 21 | UInt64(value)) }
+            previous = value
+        }
+    }
+
+    /// The gram keys a normalised query word needs, sorted: the unigram of a one-code-point piece, else the
+    /// bigrams of each whitespace-free piece (NFKC can put a space inside a word, as `¨` → space + U+0308).
+    static func gramKeys(ofWord normalizedWord: String) -> [UInt64] {
+        var keys = Set<UInt64>()
+        var piece: [UInt32] = []
+        func flush() {
+            if piece.count == 1 {
+                keys.insert(unigramFlag | UInt64(piece[0]))
+            } else if piece.count > 1 {
+                for index in 1..<piece.count { keys.insert(UInt64(piece[index - 1]) << 21 | UInt64(piece[index])) }
+            }
+            piece.removeAll()
+        }
+        for scalar in normalizedWord.unicodeScalars {
+            if TextNormalizer.isWhitespace(scalar) { flush() } else { piece.append(scalar.value) }
+        }
+        flush()
+        return keys.sorted()
+    }
+
+    /// Whether a word's posting lists answer it exactly: one or two code points and no whitespace.
+    static func isExact(normalizedWord: String) -> Bool {
+        let scalars = normalizedWord.unicodeScalars
+        return scalars.count <= 2 && !scalars.contains(where: TextNormalizer.isWhitespace)
+    }
+
+    /// The text of a gram key, as it appears in a posting shard.
+    static func token(for key: UInt64) -> String {
+        var scalars = String.UnicodeScalarView()
+        if key & unigramFlag != 0 {
+            if let scalar = Unicode.Scalar(UInt32(key & mask21)) { scalars.append(scalar) }
+        } else {
+            if let first = Unicode.Scalar(UInt32(key >> 21)) { scalars.append(first) }
+            if let second = Unicode.Scalar(UInt32(key & mask21)) { scalars.append(second) }
+        }
+        return String(scalars)
+    }
+
+    /// The token that lists a board's posts in a block (in the title slot); it is longer than any gram.
+    static func boardToken(_ boardId: Int) -> String { boardTokenPrefix + String(boardId) }
+    static let boardTokenPrefix = "#b:"
+
+    /// The posting bucket of `token` among `count` (a power of two): FNV-1a of its UTF-8 bytes, as `search.js` computes it.
+    static func bucket(of token: String, count: Int) -> Int {
+        var hash: UInt32 = 0x811C_9DC5
+        for byte in token.utf8 {
+            hash ^= UInt32(byte)
+            hash = hash &* 0x0100_0193
+        }
+        return Int(hash & UInt32(count - 1))
+    }
+
+    private static let unigramFlag: UInt64 = 1 << 42
+    private static let mask21: UInt64 = (1 << 21) - 1
+}

@@ -1,0 +1,124 @@
+import Foundation
+
+/// The one text normalisation the search index, the keyword pages and `search.js` share.
+///
+/// `normalize` is Unicode NFKC followed by a per-code-point lowercase mapping. The browser side computes the
+/// same thing with `s.normalize('NFKC').replace(/Σ/g, 'σ').toLowerCase()`: replacing capital sigma first turns
+/// off JavaScript's context-sensitive final-sigma rule, so both sides map every code point on its own.
+///
+/// Known edge cases (all covered by `TextNormalizerTests`):
+/// - Foundation's NFKC on Linux does not compose a precomposed LV syllable with a following trailing jamo
+///   (`가` + `ᆰ`); `composeHangul` finishes that composition so NFD, NFC and mixed Hangul all agree with the browser.
+/// - Case mapping is lowercase, not full case folding: `ß` stays `ß`, `İ` becomes `i̇` (two code points) on both sides.
+/// - Characters newer than the Unicode version of the Swift runtime or the reader's browser may normalise
+///   differently (for example the Unicode 17 outlined Latin letters U+1CCD6…); such text still matches itself.
+public enum TextNormalizer {
+    /// Normalises `text` for indexing and matching: NFKC, then lowercase per code point.
+    public static func normalize(_ text: String) -> String {
+        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            return text.lowercased()
+        }
+        let compatible = text.precomposedStringWithCompatibilityMapping.precomposedStringWithCanonicalMapping
+        var output = String.UnicodeScalarView()
+        for scalar in composeHangul(Array(compatible.unicodeScalars)) {
+            if scalar.value < 0x80 {
+                output.append((0x41...0x5A).contains(scalar.value) ? Unicode.Scalar(UInt8(scalar.value) + 32) : scalar)
+            } else if !scalar.properties.changesWhenLowercased {
+                output.append(scalar)
+            } else {
+                output.append(contentsOf: scalar.properties.lowercaseMapping.unicodeScalars)
+            }
+        }
+        return String(output)
+    }
+
+    /// Whether `scalar` is whitespace as JavaScript's `\s` defines it (the query splitter on both sides).
+    public static func isWhitespace(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x09...0x0D, 0x20, 0xA0, 0x1680, 0x2000...0x200A, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000, 0xFEFF: return true
+        default: return false
+        }
+    }
+
+    /// Splits a raw query into its words at JavaScript `\s` whitespace, dropping empty words (`q.trim().split(/\s+/)`).
+    public static func queryWords(_ query: String) -> [String] {
+        var words: [String] = []
+        var current = String.UnicodeScalarView()
+        for scalar in query.unicodeScalars {
+            if isWhitespace(scalar) {
+                if !current.isEmpty { words.append(String(current)) }
+                current = String.UnicodeScalarView()
+            } else {
+                current.append(scalar)
+            }
+        }
+        if !current.isEmpty { words.append(String(current)) }
+        return words
+    }
+
+    /// The normalised query words, de-duplicated in first-seen order; words that normalise to nothing are dropped.
+    public static func normalizedQueryWords(_ query: String) -> [String] {
+        var seen = Set<String>()
+        var words: [String] = []
+        for word in queryWords(query) {
+            let normalized = normalize(word)
+            if !normalized.isEmpty, seen.insert(normalized).inserted { words.append(normalized) }
+        }
+        return words
+    }
+
+    /// Whether `haystack` contains `needle` as a run of Unicode scalars (the oracle's `contains`).
+    ///
+    /// Swift's `String.contains` compares grapheme clusters (`"é".contains("e")` is false); the browser's
+    /// `includes` compares code units. Matching UTF-8 bytes of valid strings equals code-point matching, which
+    /// is what the index and `search.js` implement.
+    public static func scalarsContain(_ haystack: String, _ needle: String) -> Bool {
+        firstUTF8Offset(of: needle, in: haystack) != nil
+    }
+
+    /// The UTF-8 offset of the first occurrence of `needle` in `haystack`, comparing bytes.
+    static func firstUTF8Offset(of needle: String, in haystack: String, from start: Int = 0) -> Int? {
+        let hay = Array(haystack.utf8)
+        let pin = Array(needle.utf8)
+        guard !pin.isEmpty else { return start <= hay.count ? start : nil }
+        guard hay.count >= pin.count else { return nil }
+        let first = pin[0]
+        var index = start
+        let last = hay.count - pin.count
+        while index <= last {
+            if hay[index] == first {
+                var offset = 1
+                while offset < pin.count && hay[index + offset] == pin[offset] { offset += 1 }
+                if offset == pin.count { return index }
+            }
+            index += 1
+        }
+        return nil
+    }
+
+    /// Composes conjoining Hangul jamo (L V → LV, LV T → LVT) that a canonical composer left apart.
+    static func composeHangul(_ scalars: [Unicode.Scalar]) -> [Unicode.Scalar] {
+        guard scalars.contains(where: { (0x1100...0x11FF).contains($0.value) }) else { return scalars }
+        var output: [Unicode.Scalar] = []
+        output.reserveCapacity(scalars.count)
+        for scalar in scalars {
+            let value = scalar.value
+            if let last = output.last?.value {
+                if (0x1100...0x1112).contains(last), (0x1161...0x1175).contains(value),
+                    let syllable = Unicode.Scalar(0xAC00 + ((last - 0x1100) * 21 + (value - 0x1161)) * 28)
+                {
+                    output[output.count - 1] = syllable
+                    continue
+                }
+                if (0xAC00...0xD7A3).contains(last), (last - 0xAC00) % 28 == 0, (0x11A8...0x11C2).contains(value),
+                    let syllable = Unicode.Scalar(last + (value - 0x11A7))
+                {
+                    output[output.count - 1] = syllable
+                    continue
+                }
+            }
+            output.append(scalar)
+        }
+        return output
+    }
+}

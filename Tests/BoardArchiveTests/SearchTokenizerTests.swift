@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+
+@testable import BoardArchive
+
+@Suite struct SearchTokenizerTests {
+    func tokens(of text: String) -> Set<String> {
+        var keys = Set<UInt64>()
+        SearchTokenizer.addGramKeys(ofNormalized: TextNormalizer.normalize(text), to: &keys)
+        return Set(keys.map(SearchTokenizer.token(for:)))
+    }
+
+    @Test func indexesUnigramsAndBigramsWithinWords() {
+        #expect(tokens(of: "서울 시청") == ["서", "울", "시", "청", "서울", "시청"])
+        #expect(tokens(of: "ＡＢ") == ["a", "b", "ab"])
+        #expect(tokens(of: "서울".decomposedStringWithCanonicalMapping) == ["서", "울", "서울"])
+        #expect(tokens(of: "👍🏻") == ["👍", "🏻", "👍🏻"])
+        #expect(tokens(of: " \t\n ").isEmpty)
+    }
+
+    @Test(arguments: [
+        ("서울시청", ["서울", "시청", "울시"], false),
+        ("서울", ["서울"], true),
+        ("서", ["서"], true),
+        ("ＳＥＯＵＬ", ["eo", "ou", "se", "ul"], false),
+        ("¨", ["\u{308}"], false),
+        ("👍🏻", ["👍🏻"], true),
+    ])
+    func plansQueryWords(word: String, expected: [String], exact: Bool) {
+        let plan = SearchQueryPlan.plans(for: word)
+        #expect(plan.count == 1)
+        #expect(Set(plan.first?.tokens ?? []) == Set(expected))
+        #expect(plan.first?.exact == exact)
+    }
+
+    @Test func bucketsAreStableAndInRange() {
+        // FNV-1a of the UTF-8 bytes; search.js computes the same numbers (pinned here).
+        #expect(SearchTokenizer.bucket(of: "", count: 1 << 30) == Int(0x811C_9DC5 & ((1 << 30) - 1)))
+        #expect(SearchTokenizer.bucket(of: "a", count: 1 << 30) == Int(0xE40C_292C & ((1 << 30) - 1)))
+        for token in ["서울", "a", "#b:7"] {
+            #expect((0..<64).contains(SearchTokenizer.bucket(of: token, count: 64)))
+        }
+    }
+
+    @Test(arguments: [[], [0], [5], [0, 1, 2, 3], [31, 32, 33, 1_000, 1_001, 2_047], Array(stride(from: 0, to: 2_048, by: 2)), Array(0..<2_048)])
+    func postingListsRoundTrip(positions: [Int]) {
+        let encoded = PostingCodec.encode(positions)
+        #expect(PostingCodec.decode(encoded) == positions)
+        #expect(encoded.utf8.allSatisfy { PostingCodec.alphabet.contains($0) || $0 == UInt8(ascii: "!") })
+    }
+
+    @Test func denseListsUseTheBitmap() {
+        let dense = PostingCodec.encode(Array(0..<600))
+        #expect(dense.hasPrefix("!"))
+        #expect(dense.count == 1 + 100)
+        #expect(!PostingCodec.encode([3, 900]).hasPrefix("!"))
+    }
+
+    @Test func scriptsRoundTripAwkwardText() throws {
+        let text = "it's \"quoted\" \\ back\\slash </script> \u{2028}\u{2029} \u{0} \u{7F} 서울 👍🏻\n\t"
+        let data = SearchScript.wrap(shardId: "n0/c3", payload: .array([.int(-1), .string(text)]))
+        let script = try #require(String(data: data, encoding: .utf8))
+        #expect(script.hasPrefix("BoardArchiveSearch.load(\"n0/c3\",JSON.parse('"))
+        #expect(!script.contains("\u{2028}") && !script.dropLast().contains("\n"))
+        let (id, json) = try #require(SearchScript.unwrap(data))
+        #expect(id == "n0/c3")
+        let parsed = try #require(try JSONSerialization.jsonObject(with: json) as? [Any])
+        #expect(parsed.first as? Int == -1)
+        #expect(parsed.last as? String == text)
+    }
+}
