@@ -152,3 +152,26 @@ struct PublishTests {
         #expect(try String(contentsOf: file, encoding: .utf8) == "x")
     }
 }
+
+@Suite("Publishing: recovery after a crashed build")
+struct PublishRecoveryTests {
+    @Test("staging folders of dead processes are removed; a site left aside mid-swap is put back")
+    func recovery() throws {
+        let root = try SiteFixture.temporaryDirectory()
+        let output = root.appendingPathComponent("site")
+        // A pid far above pid_max is never a running process.
+        let deadStaging = root.appendingPathComponent(".site.staging-99999999-abcd")
+        let deadPrevious = root.appendingPathComponent(".site.previous-99999999-abcd")
+        let liveStaging = root.appendingPathComponent(".site.staging-\(ProcessInfo.processInfo.processIdentifier)-other")
+        for folder in [deadStaging, deadPrevious, liveStaging] {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        }
+        try "old".write(to: deadPrevious.appendingPathComponent("index.html"), atomically: true, encoding: .utf8)
+        let publisher = SitePublisher(outputDirectory: output, force: false)
+        let staging = try publisher.makeStagingDirectory()
+        #expect(try SiteFixture.text("index.html", in: output) == "old")
+        let entries = Set(try FileManager.default.contentsOfDirectory(atPath: root.path))
+        #expect(entries == ["site", liveStaging.lastPathComponent, staging.lastPathComponent])
+        publisher.discard(staging)
+    }
+}

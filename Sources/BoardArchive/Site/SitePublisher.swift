@@ -49,9 +49,10 @@ struct SitePublisher: Sendable {
         throw BuildError(phase: .prepare, reason: .outputNotManaged, location: outputDirectory.path)
     }
 
-    /// Creates a fresh staging folder beside the output folder.
+    /// Creates a fresh staging folder beside the output folder, after cleaning up after crashed builds.
     func makeStagingDirectory() throws -> URL {
         let parent = outputDirectory.deletingLastPathComponent()
+        recoverFromCrashedBuilds(in: parent)
         let staging = parent.appendingPathComponent(siblingName("staging"), isDirectory: true)
         do {
             try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
@@ -110,6 +111,29 @@ struct SitePublisher: Sendable {
             throw BuildError(
                 phase: .publish, reason: .underlying("cannot rename \(source.path): \(String(cString: strerror(code)))"),
                 location: destination.path)
+        }
+    }
+
+    /// Removes the staging folders of builds whose process is gone; puts back an old site a crash left aside.
+    ///
+    /// A build killed between its two renames leaves the output missing and the old site in
+    /// `.<name>.previous-<pid>-…`; that folder is moved back. Folders of running processes are left alone.
+    private func recoverFromCrashedBuilds(in parent: URL) {
+        let manager = FileManager.default
+        let name = outputDirectory.lastPathComponent
+        guard let entries = try? manager.contentsOfDirectory(atPath: parent.path) else { return }
+        for entry in entries.sorted() {
+            for role in ["staging", "previous"] {
+                let prefix = ".\(name).\(role)-"
+                guard entry.hasPrefix(prefix), let pid = Int32(entry.dropFirst(prefix.count).prefix { $0 != "-" }) else { continue }
+                guard pid != ProcessInfo.processInfo.processIdentifier, kill(pid, 0) != 0, errno == ESRCH else { continue }
+                let url = parent.appendingPathComponent(entry)
+                if role == "previous", !manager.fileExists(atPath: outputDirectory.path) {
+                    try? move(url, to: outputDirectory)
+                } else {
+                    try? manager.removeItem(at: url)
+                }
+            }
         }
     }
 
