@@ -48,6 +48,7 @@ struct RenderTemplateTests {
         let location = try #require(error.location)
         #expect(location.hasSuffix("templates/board.mustache:5:9") || location.contains("templates/board.mustache:5"))
         #expect(error.errorDescription?.contains("board.mustache:5") == true)
+        #expect(error.errorDescription?.contains("does not match the open section") == true)
     }
 
     @Test("a missing partial names the including file and line instead of rendering nothing")

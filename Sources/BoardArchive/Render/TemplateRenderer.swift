@@ -46,7 +46,7 @@ struct TemplateRenderer: Sendable {
                 library.register(try MustacheTemplate(string: text), named: name)
             } catch let error as MustacheTemplate.ParserError {
                 throw BuildError(
-                    phase: .templates, reason: .templateSyntax("\(error.error)"),
+                    phase: .templates, reason: .templateSyntax(describe(error.error)),
                     location: "\(location):\(error.context.lineNumber):\(error.context.columnNumber)")
             } catch {
                 throw BuildError(phase: .templates, underlying: error, location: location)
@@ -88,6 +88,23 @@ struct TemplateRenderer: Sendable {
             references.append((String(match.output.1), line))
         }
         return references
+    }
+
+    /// A readable phrase for swift-mustache's parser errors.
+    static func describe(_ error: any Error) -> String {
+        guard let error = error as? MustacheTemplate.Error else { return String(describing: error) }
+        switch error {
+        case .sectionCloseNameIncorrect: return "a closing {{/name}} does not match the open section"
+        case .unfinishedName: return "a tag is not closed with }}"
+        case .expectedSectionEnd: return "a section is opened but never closed with {{/name}}"
+        case .invalidSetDelimiter: return "a set-delimiter tag is malformed"
+        case .transformAppliedToInheritanceSection: return "a transform is applied to an inheritance section"
+        case .illegalTokenInsideInheritSection: return "an inherit section contains a tag it may not contain"
+        case .textInsideInheritSection: return "an inherit section contains text"
+        case .invalidConfigVariableSyntax: return "a configuration tag is malformed"
+        case .unrecognisedConfigVariable: return "a configuration tag is not recognised"
+        @unknown default: return String(describing: error)
+        }
     }
 
     private static func displayPath(_ directory: URL, _ name: String) -> String {
