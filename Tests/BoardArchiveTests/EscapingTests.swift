@@ -89,9 +89,11 @@ struct EscapingTests {
         #expect(pages > 200)
     }
 
-    @Test("the checker catches what it should", arguments: [
-        "<script>x</script>", "<img src=x onerror=y>", "<a href=\"javascript:x\">", "<a href=\" JavaScript:x\">", "<div onclick=\"x\">",
-    ])
+    @Test(
+        "the checker catches what it should",
+        arguments: [
+            "<script>x</script>", "<img src=x onerror=y>", "<a href=\"javascript:x\">", "<a href=\" JavaScript:x\">", "<div onclick=\"x\">",
+        ])
     func checkerCatches(html: String) {
         #expect(!Self.problems(in: html, strict: false).isEmpty)
         #expect(Self.problems(in: "<script src=\"../assets/site.js\"></script><p>onload=x</p>", strict: false).isEmpty)

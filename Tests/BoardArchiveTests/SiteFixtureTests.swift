@@ -84,7 +84,9 @@ enum SiteFixture {
     ) async throws -> BuildReport {
         let configuration = BuildConfiguration(
             outputDirectory: output, templatesDirectory: templates, now: now, timeZone: timeZone, language: language, force: force)
-        return try await SiteBuilder(configuration: configuration, store: store, logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })).build()
+        return try await SiteBuilder(
+            configuration: configuration, store: store, logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+        ).build()
     }
 
     /// Every file under `root` by relative path (sorted keys when iterated through `.sorted`).

@@ -108,11 +108,13 @@ struct SiteLinkTests {
         #expect(problems.isEmpty, "\(problems.prefix(10))")
     }
 
-    @Test("the checker itself catches bad references", arguments: [
-        ("/index.html", "absolute path"), ("https://cdn.example/x.js", "has a scheme (network or script URL)"),
-        ("//cdn.example/x.js", "absolute path"), ("../boards/1/", "directory link"), ("../posts/999.html", "no such file (posts/999.html)"),
-        ("../../../x.html", "escapes the site"), ("javascript:alert(1)", "has a scheme (network or script URL)"),
-    ])
+    @Test(
+        "the checker itself catches bad references",
+        arguments: [
+            ("/index.html", "absolute path"), ("https://cdn.example/x.js", "has a scheme (network or script URL)"),
+            ("//cdn.example/x.js", "absolute path"), ("../boards/1/", "directory link"), ("../posts/999.html", "no such file (posts/999.html)"),
+            ("../../../x.html", "escapes the site"), ("javascript:alert(1)", "has a scheme (network or script URL)"),
+        ])
     func checkerCatches(value: String, issue: String) {
         #expect(SiteLinkChecker.issue(with: value, attribute: "href", on: "posts/1.html", files: ["posts/1.html", "index.html"]) == issue)
         #expect(SiteLinkChecker.issue(with: "../index.html", attribute: "href", on: "posts/1.html", files: ["index.html"]) == nil)

@@ -2,9 +2,9 @@ import CCmarkGFM
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Renders post bodies (GitHub-flavoured Markdown) to safe, offline HTML with cmark-gfm.

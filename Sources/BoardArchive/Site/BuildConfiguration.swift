@@ -37,7 +37,8 @@ public struct BuildConfiguration: Sendable {
 
     /// The templates folder to use: the configured one, else `templates` in the current directory.
     public var resolvedTemplatesDirectory: URL {
-        templatesDirectory ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
+        templatesDirectory
+            ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
             .appendingPathComponent("templates", isDirectory: true)
     }
 
