@@ -1,0 +1,48 @@
+// Runs templates/assets/search.js's engine under Node against an exported index and prints the answers.
+// Usage: node engine-check.js <site dir> <queries.json>   (queries: [{q, target, board}])
+// Output: JSON [[postId, …], …] in query order, every hit (not just the first page).
+'use strict';
+const fs = require('fs');
+const path = require('path');
+const vm = require('vm');
+const [siteDir, queriesFile] = process.argv.slice(2);
+const script = path.join(__dirname, '..', '..', 'templates', 'assets', 'search.js');
+
+const context = {
+  console, Promise, Set, Map, Array, Object, String, JSON, Math, Intl, TextEncoder, URLSearchParams, Symbol, parseInt, Date,
+  setTimeout,
+};
+context.window = context;
+const app = { getAttribute: (name) => (name === 'data-index' ? 'search/' : ''), setAttribute() {} };
+context.document = {
+  body: { getAttribute: () => null },
+  head: {
+    appendChild(element) {
+      setImmediate(() => {
+        const file = path.join(siteDir, element.src);
+        if (!fs.existsSync(file)) { element.onerror(); return; }
+        vm.runInContext(fs.readFileSync(file, 'utf8'), context);
+        element.onload();
+      });
+    },
+  },
+  getElementById: (id) => (id === 'search-app' ? app : null),
+  createElement: () => ({}),
+};
+vm.createContext(context);
+vm.runInContext(fs.readFileSync(script, 'utf8'), context);
+const api = context.BoardArchiveSearch;
+
+(async () => {
+  await api.ready();
+  const queries = JSON.parse(fs.readFileSync(queriesFile, 'utf8'));
+  const answers = [];
+  for (const query of queries) {
+    const search = new api.Search(query.q, query.target, query.board || null);
+    await search.fill(Infinity);
+    const ids = [];
+    for (const hit of search.hits) ids.push((await api.meta(hit.block, hit.position))[0]);
+    answers.push(ids);
+  }
+  process.stdout.write(JSON.stringify(answers));
+})();

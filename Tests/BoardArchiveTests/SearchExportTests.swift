@@ -1,0 +1,33 @@
+import Foundation
+import Testing
+
+@testable import BoardArchive
+
+/// Exports a generated index, its queries and the oracle's answers for `Benchmarks/search/engine-check.js`,
+/// which runs `search.js` on them under Node. Off unless `BOARDARCHIVE_SEARCH_EXPORT` names a folder.
+@Suite struct SearchExportTests {
+    static let folder = ProcessInfo.processInfo.environment["BOARDARCHIVE_SEARCH_EXPORT"]
+
+    @Test(.enabled(if: folder != nil)) func exportIndexQueriesAndAnswers() throws {
+        let root = URL(fileURLWithPath: try #require(Self.folder), isDirectory: true)
+        let documents = SearchTestCorpus.documents(count: 5_000, seed: 20_240_601)
+        let files = try SearchIndexBuilder(configuration: SearchOracleTests.configuration).makeSearchIndex(for: documents)
+        for (path, data) in files {
+            let url = root.appendingPathComponent("site").appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try data.write(to: url)
+        }
+        let oracle = SearchOracle(documents: documents)
+        var queries: [[String: Any]] = []
+        var answers: [[Int]] = []
+        for (index, query) in SearchOracleTests.queries.enumerated() {
+            for target in SearchTarget.allCases {
+                let board: Int? = index % 5 == 0 ? SearchTestCorpus.boards[index % SearchTestCorpus.boards.count].0 : nil
+                queries.append(["q": query, "target": target.rawValue, "board": board.map { $0 as Any } ?? NSNull()])
+                answers.append(oracle.search(query, target: target, boardId: board))
+            }
+        }
+        try JSONSerialization.data(withJSONObject: queries).write(to: root.appendingPathComponent("queries.json"))
+        try JSONSerialization.data(withJSONObject: answers).write(to: root.appendingPathComponent("expected.json"))
+    }
+}

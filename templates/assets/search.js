@@ -1,0 +1,651 @@
+/* BoardArchive search page: queries the sharded index under search/ with no server.
+ *
+ * Works from file://: the index is classic <script> files that call BoardArchiveSearch.load(id, data);
+ * this script injects them on demand (no fetch, XHR, modules, workers or WebAssembly). The algorithm is the
+ * one SearchIndexReader implements in Swift (tests prove that one equals a brute-force scan):
+ *   - normalise: NFKC, then lowercase per code point (Σ is mapped first to switch off the final-sigma rule);
+ *   - split the query at \s; every word is required; a word of 1 code point is looked up as a unigram, a
+ *     longer one as its bigrams; candidates of words longer than 2 are verified against the text;
+ *   - blocks are read in listing order (notices first, then newest first), the newest block straight away,
+ *     the rest only when the block directory says they hold every token;
+ *   - rows are built with DOM APIs only (createElement, textContent); never innerHTML with data.
+ */
+(function () {
+  'use strict';
+  var app = document.getElementById('search-app');
+  if (!app) { return; }
+
+  function text(key) { return app.getAttribute('data-s-' + key) || ''; }
+  var PAGE = 30;
+  var STORAGE_KEY = 'boardarchive.recentSearches';
+  var TARGETS = ['all', 'title', 'contents', 'writer'];
+  var FIELDS = { all: [0, 2, 1], title: [0], contents: [1], writer: [2] };  // 0 title, 1 contents, 2 writer
+
+  /* ---- Loading shards ------------------------------------------------------------------------------ */
+  var shards = {};      // id -> payload
+  var waiting = {};     // id -> promise
+  var loadedIds = [];   // every shard id loaded, in order (read by the benchmark)
+  window.BoardArchiveSearch = {
+    load: function (id, data) { shards[id] = data; },
+    loaded: loadedIds
+  };
+  var base = app.getAttribute('data-index') || 'search/';
+
+  function loadShard(id) {
+    if (Object.prototype.hasOwnProperty.call(shards, id)) { return Promise.resolve(shards[id]); }
+    if (waiting[id]) { return waiting[id]; }
+    waiting[id] = new Promise(function (resolve) {
+      var script = document.createElement('script');
+      script.src = base + id + '.js';
+      script.charset = 'utf-8';
+      script.onload = function () { loadedIds.push(id); resolve(Object.prototype.hasOwnProperty.call(shards, id) ? shards[id] : null); };
+      script.onerror = function () { shards[id] = null; resolve(null); };  // an empty bucket has no file
+      document.head.appendChild(script);
+    });
+    return waiting[id];
+  }
+
+  /* ---- Text ---------------------------------------------------------------------------------------- */
+  function normalize(value) { return String(value).normalize('NFKC').replace(/\u03A3/g, '\u03C3').toLowerCase(); }
+  var WHITESPACE = /[\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/;
+
+  function queryWords(query) {
+    var seen = {}, words = [];
+    String(query).split(/\s+/).forEach(function (raw) {
+      if (!raw) { return; }
+      var word = normalize(raw);
+      if (word && !seen[word]) { seen[word] = true; words.push(word); }
+    });
+    return words;
+  }
+
+  /* The plan of a normalised word: tokens (unigram or bigrams of whitespace-free pieces) and exactness. */
+  function plan(word) {
+    var tokens = {}, points = Array.from(word), piece = [];
+    function flush() {
+      if (piece.length === 1) { tokens[piece[0]] = true; }
+      for (var i = 1; i < piece.length; i++) { tokens[piece[i - 1] + piece[i]] = true; }
+      piece = [];
+    }
+    points.forEach(function (point) { if (WHITESPACE.test(point)) { flush(); } else { piece.push(point); } });
+    flush();
+    return { word: word, tokens: Object.keys(tokens), exact: points.length <= 2 && !WHITESPACE.test(word) };
+  }
+
+  function utf8(value) {
+    if (typeof TextEncoder !== 'undefined') { return new TextEncoder().encode(value); }
+    return unescape(encodeURIComponent(value)).split('').map(function (c) { return c.charCodeAt(0); });
+  }
+
+  function bucket(token, count) {
+    var hash = 0x811c9dc5, bytes = utf8(token);
+    for (var i = 0; i < bytes.length; i++) { hash = Math.imul(hash ^ bytes[i], 0x01000193) >>> 0; }
+    return hash & (count - 1);
+  }
+
+  var ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_';
+  function decode(list) {
+    var out = [], i, value;
+    if (!list) { return out; }
+    if (list.charAt(0) === '!') {
+      for (i = 1; i < list.length; i++) {
+        value = ALPHABET.indexOf(list.charAt(i));
+        for (var bit = 0; bit < 6; bit++) { if (value & (1 << bit)) { out.push((i - 1) * 6 + bit); } }
+      }
+      return out;
+    }
+    var previous = -1, accumulator = 0;
+    for (i = 0; i < list.length; i++) {
+      value = ALPHABET.indexOf(list.charAt(i));
+      if (value < 0) { continue; }
+      accumulator = accumulator * 32 + (value & 31);
+      if (value < 32) { previous += accumulator + 1; out.push(previous); accumulator = 0; }
+    }
+    return out;
+  }
+
+  /* A flat [token, value, token, value…] shard as a lookup table (built once per shard). */
+  var tables = {};
+  function lookup(id, payload, token) {
+    if (!payload) { return null; }
+    var table = tables[id];
+    if (!table) {
+      table = tables[id] = Object.create(null);
+      for (var i = 0; i + 1 < payload.length; i += 2) { table[payload[i]] = payload[i + 1]; }
+    }
+    return table[token] === undefined ? null : table[token];
+  }
+
+  /* ---- The engine ---------------------------------------------------------------------------------- */
+  var manifest = null;
+
+  function blockNumber(id) { var n = parseInt(id.slice(1), 10); return id.charAt(0) === 't' ? n * 2 + 1 : n * 2; }
+
+  function postingLists(blockIndex, token) {
+    var block = manifest.blocks[blockIndex], id = block[0] + '/p' + bucket(token, block[2]);
+    return loadShard(id).then(function (payload) {
+      var value = lookup(id, payload, token);
+      var parts = value === null ? [] : value.split('.');
+      return [decode(parts[0]), decode(parts[1]), decode(parts[2])];
+    });
+  }
+
+  function meta(blockIndex, position) {
+    var id = manifest.blocks[blockIndex][0] + '/m' + Math.floor(position / manifest.m);
+    return loadShard(id).then(function (records) { return records ? records[position % manifest.m] : null; });
+  }
+
+  function contents(blockIndex, position) {
+    return meta(blockIndex, position).then(function (record) {
+      if (!record || record[10] < 0) { return ''; }
+      var ids = [];
+      for (var k = record[10]; k < record[10] + record[11]; k++) { ids.push(manifest.blocks[blockIndex][0] + '/c' + k); }
+      return Promise.all(ids.map(loadShard)).then(function (list) {
+        var parts = [];
+        list.forEach(function (records) { (records || []).forEach(function (entry) { if (entry[0] === position) { parts.push(entry[1]); } }); });
+        return parts.join('');
+      });
+    });
+  }
+
+  var normalizedTexts = {};
+  function normalizedField(field, blockIndex, position) {
+    var key = blockIndex + '/' + position + '/' + field;
+    if (normalizedTexts[key] !== undefined) { return Promise.resolve(normalizedTexts[key]); }
+    var source = field === 1 ? contents(blockIndex, position)
+      : meta(blockIndex, position).then(function (record) { return record ? record[field === 0 ? 8 : 9] : ''; });
+    return source.then(function (value) { normalizedTexts[key] = normalize(value); return normalizedTexts[key]; });
+  }
+
+  function intersect(a, b) {
+    var set = new Set(b);
+    return a.filter(function (x) { return set.has(x); });
+  }
+
+  /* The candidates of one block: per word, per field, the positions; combined, newest first. */
+  function matchBlock(blockIndex, plans, fields, board) {
+    var tokenLists = plans.map(function (p) {
+      return Promise.all(p.tokens.map(function (token) { return postingLists(blockIndex, token); }));
+    });
+    var boardList = board ? postingLists(blockIndex, '#b:' + board) : Promise.resolve(null);
+    return Promise.all([Promise.all(tokenLists), boardList]).then(function (results) {
+      var perWord = results[0], combined = results[1] ? results[1][0] : null;
+      var sets = perWord.map(function (lists) {
+        var perField = [new Set(), new Set(), new Set()];
+        fields.forEach(function (field) {
+          var positions = null;
+          for (var i = 0; i < lists.length; i++) {
+            positions = positions === null ? lists[i][field] : intersect(positions, lists[i][field]);
+            if (!positions.length) { break; }
+          }
+          perField[field] = new Set(positions || []);
+        });
+        var union = new Set();
+        fields.forEach(function (field) { perField[field].forEach(function (x) { union.add(x); }); });
+        combined = combined === null ? Array.from(union) : combined.filter(function (x) { return union.has(x); });
+        return perField;
+      });
+      return { sets: sets, candidates: (combined || []).sort(function (a, b) { return b - a; }) };
+    });
+  }
+
+  /* Resolves to null when the post does not match, else to whether its contents may hold a word. */
+  function verify(blockIndex, position, plans, fields, sets) {
+    var contentsCandidate = false;
+    function word(index) {
+      if (index === plans.length) { return Promise.resolve(true); }
+      var p = plans[index], order = fields.filter(function (f) { return sets[index][f].has(position); });
+      if (order.indexOf(1) >= 0) { contentsCandidate = true; }
+      function field(k) {
+        if (k === order.length) { return Promise.resolve(false); }
+        if (p.exact) { return Promise.resolve(true); }
+        return normalizedField(order[k], blockIndex, position).then(function (value) {
+          return value.indexOf(p.word) >= 0 ? true : field(k + 1);
+        });
+      }
+      return field(0).then(function (ok) { return ok ? word(index + 1) : false; });
+    }
+    return word(0).then(function (ok) {
+      if (!ok) { return null; }
+      if (fields.indexOf(1) >= 0) { sets.forEach(function (s) { if (s[1].has(position)) { contentsCandidate = true; } }); }
+      return contentsCandidate;
+    });
+  }
+
+  /* A running search: finds hits in listing order, as many as asked, resuming where it stopped. */
+  function Search(query, target, board) {
+    this.plans = queryWords(query).map(plan);
+    this.fields = FIELDS[target] || FIELDS.all;
+    this.board = board;
+    this.hits = [];
+    this.blockIndex = 0;
+    this.block = null;
+    this.cursor = 0;
+    this.allowed = null;
+    this.done = this.plans.length === 0;
+  }
+
+  Search.prototype.directory = function () {
+    var self = this, tokens = [];
+    this.plans.forEach(function (p) { tokens = tokens.concat(p.tokens); });
+    return Promise.all(tokens.map(function (token) {
+      var id = 'd' + bucket(token, manifest.d);
+      return loadShard(id).then(function (payload) { return new Set(decode(lookup(id, payload, token) || '')); });
+    })).then(function (sets) {
+      var allowed = null;
+      sets.forEach(function (set) { allowed = allowed === null ? set : new Set(Array.from(allowed).filter(function (x) { return set.has(x); })); });
+      self.allowed = allowed;
+    });
+  };
+
+  /* Finds hits until there are at least `count` or no more; resolves to the hit list. */
+  Search.prototype.fill = function (count) {
+    var self = this;
+    if (self.done || self.hits.length >= count) { return Promise.resolve(self.hits); }
+    if (self.block === null) {
+      if (self.blockIndex >= manifest.blocks.length) { self.done = true; return Promise.resolve(self.hits); }
+      if (self.blockIndex === 1 && self.allowed === null) { return self.directory().then(function () { return self.fill(count); }); }
+      if (self.allowed && !self.allowed.has(blockNumber(manifest.blocks[self.blockIndex][0]))) {
+        self.blockIndex++;
+        return self.fill(count);
+      }
+      return matchBlock(self.blockIndex, self.plans, self.fields, self.board).then(function (block) {
+        self.block = block;
+        self.cursor = 0;
+        return self.fill(count);
+      });
+    }
+    if (self.cursor >= self.block.candidates.length) {
+      self.block = null;
+      self.blockIndex++;
+      return self.fill(count);
+    }
+    var position = self.block.candidates[self.cursor++], blockIndex = self.blockIndex;
+    return verify(blockIndex, position, self.plans, self.fields, self.block.sets).then(function (contentsCandidate) {
+      if (contentsCandidate !== null) { self.hits.push({ block: blockIndex, position: position, contents: contentsCandidate }); }
+      return self.fill(count);
+    });
+  };
+
+  function ensureManifest() {
+    if (manifest) { return Promise.resolve(manifest); }
+    return loadShard('manifest').then(function (m) {
+      if (!m) { throw new Error('the search index is missing'); }
+      manifest = m;
+      return manifest;
+    });
+  }
+
+  window.BoardArchiveSearch.normalize = normalize;
+  window.BoardArchiveSearch.Search = Search;
+  window.BoardArchiveSearch.ready = ensureManifest;
+  window.BoardArchiveSearch.meta = meta;
+
+  /* ---- Highlighting -------------------------------------------------------------------------------- */
+  var segmenter = null;
+  try { if (typeof Intl !== 'undefined' && Intl.Segmenter) { segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' }); } } catch (e) { segmenter = null; }
+  var JOINER = /^[\p{M}\u200d\u1160-\u11ff\ud7b0-\ud7ff\uff9e\uff9f\u{1f3fb}-\u{1f3ff}]/u;
+
+  /* Splits text into grapheme-like segments and maps the normalised text back to them. */
+  function segmentMap(value) {
+    var segments = [];
+    if (segmenter) {
+      var it = segmenter.segment(value)[Symbol.iterator](), step;
+      while (!(step = it.next()).done) { segments.push({ start: step.value.index, text: step.value.segment }); }
+    } else {
+      var offset = 0;
+      Array.from(value).forEach(function (point) {
+        if (segments.length && JOINER.test(point)) { segments[segments.length - 1].text += point; } else { segments.push({ start: offset, text: point }); }
+        offset += point.length;
+      });
+    }
+    var normalized = '', owner = [];
+    segments.forEach(function (segment, index) {
+      var piece = normalize(segment.text);
+      normalized += piece;
+      for (var i = 0; i < piece.length; i++) { owner.push(index); }
+    });
+    return { segments: segments, normalized: normalized, owner: owner, length: value.length };
+  }
+
+  /* The original [start, end) ranges of every occurrence of the words, merged. */
+  function matchRanges(map, words) {
+    var ranges = [];
+    words.forEach(function (word) {
+      if (!word) { return; }
+      var from = 0, at;
+      while ((at = map.normalized.indexOf(word, from)) >= 0) {
+        var first = map.segments[map.owner[at]], last = map.segments[map.owner[at + word.length - 1]];
+        ranges.push([first.start, last.start + last.text.length]);
+        from = at + word.length;
+      }
+    });
+    ranges.sort(function (a, b) { return a[0] - b[0]; });
+    var merged = [];
+    ranges.forEach(function (r) {
+      var top = merged[merged.length - 1];
+      if (top && r[0] <= top[1]) { top[1] = Math.max(top[1], r[1]); } else { merged.push([r[0], r[1]]); }
+    });
+    return merged;
+  }
+
+  /* Appends `value` to `parent` as text nodes, with every occurrence of the words in <mark>. */
+  function appendMarked(parent, value, words) {
+    var ranges = matchRanges(segmentMap(value), words), at = 0;
+    ranges.forEach(function (r) {
+      if (r[0] > at) { parent.appendChild(document.createTextNode(value.slice(at, r[0]))); }
+      var mark = document.createElement('mark');
+      mark.textContent = value.slice(r[0], r[1]);
+      parent.appendChild(mark);
+      at = r[1];
+    });
+    if (at < value.length) { parent.appendChild(document.createTextNode(value.slice(at))); }
+  }
+
+  /* A short excerpt of `value` around the first occurrence of any word, or null. */
+  function snippet(value, words) {
+    var map = segmentMap(value), ranges = matchRanges(map, words);
+    if (!ranges.length) { return null; }
+    var start = Math.max(0, ranges[0][0] - 40), end = Math.min(value.length, ranges[0][1] + 80);
+    var segs = map.segments;
+    for (var i = 0; i < segs.length; i++) { if (segs[i].start <= start) { start = segs[i].start; } else { break; } }
+    for (var j = 0; j < segs.length; j++) { if (segs[j].start >= end) { end = segs[j].start; break; } if (j === segs.length - 1) { end = value.length; } }
+    return (start > 0 ? '\u2026' : '') + value.slice(start, end).replace(/\s+/g, ' ') + (end < value.length ? '\u2026' : '');
+  }
+
+  window.BoardArchiveSearch.appendMarked = appendMarked;
+  window.BoardArchiveSearch.snippet = snippet;
+
+  /* ---- Dates (the archive's time zone, the reader's clock), as site.js does ------------------------- */
+  var zone = document.body.getAttribute('data-tz') || 'UTC';
+  var fallbackOffset = parseInt(document.body.getAttribute('data-tz-offset') || '0', 10) || 0;
+  var formatter = null;
+  try {
+    formatter = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' });
+  } catch (e) { formatter = null; }
+  function localParts(date) {
+    if (formatter && formatter.formatToParts) {
+      var parts = {};
+      formatter.formatToParts(date).forEach(function (p) { parts[p.type] = p.value; });
+      return { y: +parts.year, m: +parts.month, d: +parts.day, hh: (+parts.hour) % 24, mm: +parts.minute, ss: +parts.second };
+    }
+    var s = new Date(date.getTime() + fallbackOffset * 60000);
+    return { y: s.getUTCFullYear(), m: s.getUTCMonth() + 1, d: s.getUTCDate(), hh: s.getUTCHours(), mm: s.getUTCMinutes(), ss: s.getUTCSeconds() };
+  }
+  function pad(v, w) { v = String(v); while (v.length < (w || 2)) { v = '0' + v; } return v; }
+  function isoOf(seconds) { return new Date(seconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z'); }
+
+  /* ---- The page ------------------------------------------------------------------------------------ */
+  function byId(id) { return document.getElementById(id); }
+  var form = byId('search-form'), input = byId('search-query'), targetSelect = byId('search-target'), boardSelect = byId('search-board');
+  var statusLine = byId('search-status'), table = byId('search-table'), rows = byId('search-results'), more = byId('search-more');
+  var recentBox = byId('search-recent'), recentList = byId('search-recent-list'), recentClear = byId('search-recent-clear');
+  var recentEmpty = byId('search-recent-empty'), keywordBox = byId('search-keyword');
+  var current = null, generation = 0;
+  if (!statusLine || !rows || !table || !more) { return; }  // the engine alone (tests, benchmarks)
+
+  function clear(element) { while (element && element.firstChild) { element.removeChild(element.firstChild); } }
+  function format(template, values) {
+    return template.replace(/\{(\w+)\}/g, function (all, key) { return Object.prototype.hasOwnProperty.call(values, key) ? values[key] : all; });
+  }
+  function targetLabel(target) {
+    for (var i = 0; targetSelect && i < targetSelect.options.length; i++) {
+      if (targetSelect.options[i].value === target) { return targetSelect.options[i].textContent; }
+    }
+    return target;
+  }
+  function setStatus(message) { statusLine.textContent = message; }
+
+  /* Recent searches: localStorage, most recent first, de-duplicated, at most 10; silent when unavailable. */
+  function readRecent() {
+    try {
+      var list = JSON.parse(window.localStorage.getItem(STORAGE_KEY) || '[]');
+      if (!Array.isArray(list)) { return []; }
+      return list.filter(function (e) { return e && typeof e.q === 'string' && TARGETS.indexOf(e.target) >= 0; }).slice(0, 10);
+    } catch (e) { return []; }
+  }
+  function writeRecent(list) { try { window.localStorage.setItem(STORAGE_KEY, JSON.stringify(list.slice(0, 10))); } catch (e) { /* storage unavailable */ } }
+  function remember(query, target) {
+    var list = readRecent().filter(function (e) { return !(e.q === query && e.target === target); });
+    list.unshift({ q: query, target: target });
+    writeRecent(list);
+  }
+  function forget(query, target) {
+    writeRecent(readRecent().filter(function (e) { return !(e.q === query && e.target === target); }));
+    renderRecent();
+    if (input) { input.focus(); }
+  }
+
+  function renderRecent() {
+    if (!recentBox) { return; }
+    var list = readRecent();
+    clear(recentList);
+    list.forEach(function (entry) {
+      var item = document.createElement('li');
+      item.className = 'recent-item';
+      var run = document.createElement('button');
+      run.type = 'button';
+      run.className = 'recent-run';
+      run.textContent = entry.q;
+      var label = document.createElement('span');
+      label.className = 'recent-target';
+      label.textContent = targetLabel(entry.target);
+      run.appendChild(document.createTextNode(' '));
+      run.appendChild(label);
+      run.addEventListener('click', function () { go(entry.q, entry.target, boardSelect ? boardSelect.value : ''); });
+      var remove = document.createElement('button');
+      remove.type = 'button';
+      remove.className = 'recent-remove';
+      remove.setAttribute('aria-label', format(text('remove'), { query: entry.q }));
+      remove.textContent = '\u00d7';
+      remove.addEventListener('click', function () { forget(entry.q, entry.target); });
+      item.appendChild(run);
+      item.appendChild(remove);
+      recentList.appendChild(item);
+    });
+    if (recentClear) { recentClear.hidden = list.length === 0; }
+    if (recentEmpty) { recentEmpty.hidden = list.length > 0; }
+    updateRecentVisibility();
+  }
+
+  function updateRecentVisibility() {
+    if (!recentBox) { return; }
+    var active = document.activeElement;
+    var focused = active === input || (active && recentBox.contains(active));
+    recentBox.hidden = !(focused || !input || input.value.trim() === '');
+  }
+
+  /* ---- Rows (the same markup as partials/post-row) ------------------------------------------------- */
+  function element(tag, className, content) {
+    var node = document.createElement(tag);
+    if (className) { node.className = className; }
+    if (content !== undefined) { node.textContent = content; }
+    return node;
+  }
+
+  function buildRow(record, contentsText, words, boardNames) {
+    var postId = record[0], type = record[2], created = new Date(record[3] * 1000);
+    var row = element('tr', 'post-row' + (type === 'notice' ? ' is-notice' : '') + (type === 'reply' ? ' is-reply' : ''));
+    row.setAttribute('data-post-id', String(postId));
+    row.setAttribute('data-post-type', type);
+    row.setAttribute('data-fresh', '');
+    var local = localParts(created), today = localParts(new Date());
+    var isToday = local.y === today.y && local.m === today.m && local.d === today.d;
+
+    var titleCell = element('td', 'post-title');
+    var slot = element('span', 'badge-slot');
+    if (type === 'notice') { slot.appendChild(element('span', 'notice-badge', text('notice'))); }
+    if (type === 'reply') { slot.appendChild(element('span', 'reply-marker', text('reply'))); }
+    if (isToday) { var badge = element('span', 'new-badge', text('new')); badge.title = text('new-long'); slot.appendChild(badge); }
+    titleCell.appendChild(slot);
+    titleCell.appendChild(document.createTextNode(' '));
+    var link = element('a');
+    link.href = 'posts/' + postId + '.html';
+    var title = String(record[8]);
+    if (title.trim() === '') { link.textContent = text('untitled'); } else { appendMarked(link, title, words); }
+    titleCell.appendChild(link);
+    if (record[5] > 0) { titleCell.appendChild(document.createTextNode(' ')); titleCell.appendChild(element('span', 'comment-count', '[' + record[5] + ']')); }
+    if (boardNames[record[1]] !== undefined) { titleCell.appendChild(document.createTextNode(' ')); titleCell.appendChild(element('span', 'search-board', boardNames[record[1]])); }
+    if (contentsText !== null) {
+      var excerpt = snippet(contentsText, words);
+      if (excerpt !== null) { var p = element('p', 'search-snippet'); appendMarked(p, excerpt, words); titleCell.appendChild(p); }
+    }
+    row.appendChild(titleCell);
+
+    var writerCell = element('td', 'post-writer');
+    appendMarked(writerCell, String(record[9]), words);
+    row.appendChild(writerCell);
+
+    var dateCell = element('td', 'post-date');
+    var time = element('time', '', isToday ? pad(local.hh) + ':' + pad(local.mm) : pad(local.y % 100) + '-' + pad(local.m) + '-' + pad(local.d));
+    time.setAttribute('datetime', isoOf(record[3]));
+    time.setAttribute('data-format', 'short');
+    time.title = pad(local.y, 4) + '-' + pad(local.m) + '-' + pad(local.d) + ' ' + pad(local.hh) + ':' + pad(local.mm) + ':' + pad(local.ss);
+    dateCell.appendChild(time);
+    row.appendChild(dateCell);
+    row.appendChild(element('td', 'post-views', String(record[4])));
+    row.appendChild(element('td', 'post-comments', String(record[5])));
+    var attachmentCell = element('td', 'post-attachment');
+    if (record[6] > 0) {
+      var marker = element('span', 'attachment-marker', '\ud83d\udcce');
+      marker.title = text('attachment');
+      marker.setAttribute('role', 'img');
+      marker.setAttribute('aria-label', text('attachment'));
+      attachmentCell.appendChild(marker);
+    }
+    row.appendChild(attachmentCell);
+    return row;
+  }
+
+  /* Renders hits [from, to) of the current search, in order. */
+  function renderHits(state, from, to) {
+    var words = state.search.plans.map(function (p) { return p.word; });
+    var names = {};
+    manifest.boards.forEach(function (b) { names[b[0]] = b[1]; });
+    var slice = state.search.hits.slice(from, to);
+    return Promise.all(slice.map(function (hit) {
+      return Promise.all([meta(hit.block, hit.position), hit.contents ? contents(hit.block, hit.position) : Promise.resolve(null)]);
+    })).then(function (loaded) {
+      if (state.generation !== generation) { return; }
+      loaded.forEach(function (pair) { if (pair[0]) { rows.appendChild(buildRow(pair[0], pair[1], words, names)); } });
+      state.shown = from + slice.length;
+    });
+  }
+
+  function showCount(state) {
+    var count = state.search.hits.length;
+    var done = state.search.done && count <= state.shown;
+    if (count === 0) {
+      setStatus(format(text('no-results'), { query: state.query, target: targetLabel(state.target) }));
+    } else {
+      setStatus(format(text(done ? 'count' : 'count-more'), { count: state.shown, query: state.query, target: targetLabel(state.target) }));
+    }
+    more.hidden = count <= state.shown;
+    table.hidden = count === 0;
+  }
+
+  function showKeyword(words) {
+    if (!keywordBox) { return; }
+    clear(keywordBox);
+    keywordBox.hidden = true;
+    var joined = words.join(' ');
+    (manifest.keywords || []).forEach(function (k) {
+      if (k[0] !== joined) { return; }
+      var link = element('a', 'keyword-link', format(text('keyword-page'), { keyword: joined, count: k[2] }));
+      link.href = k[1];
+      keywordBox.appendChild(link);
+      keywordBox.hidden = false;
+    });
+  }
+
+  function fillBoards() {
+    if (boardSelect && boardSelect.options.length <= 1) {
+      manifest.boards.forEach(function (b) { var o = element('option', '', b[1]); o.value = String(b[0]); boardSelect.appendChild(o); });
+    }
+  }
+
+  /* Runs the search the URL describes. */
+  function run(params) {
+    var query = params.q, target = TARGETS.indexOf(params.target) >= 0 ? params.target : 'all', board = params.board;
+    if (input) { input.value = query; }
+    if (targetSelect) { targetSelect.value = target; }
+    var header = byId('site-search');
+    if (header) { header.value = query; }
+    var state = { generation: ++generation, query: query, target: target, board: board, shown: 0, search: null };
+    current = state;
+    clear(rows);
+    table.hidden = true;
+    more.hidden = true;
+    if (keywordBox) { keywordBox.hidden = true; }
+    if (queryWords(query).length === 0) {
+      setStatus(readRecent().length ? '' : text('prompt'));
+      renderRecent();
+      return Promise.resolve();
+    }
+    remember(query.trim(), target);
+    renderRecent();
+    setStatus(text('searching'));
+    return ensureManifest().then(function () {
+      fillBoards();
+      if (boardSelect) { boardSelect.value = board || ''; }
+      showKeyword(queryWords(query));
+      state.search = new Search(query, target, board ? parseInt(board, 10) : null);
+      return state.search.fill(PAGE + 1);
+    }).then(function () {
+      if (state.generation !== generation) { return; }
+      return renderHits(state, 0, PAGE).then(function () { showCount(state); });
+    }).catch(function () {
+      if (state.generation === generation) { setStatus(text('index-error')); }
+    }).then(function () { app.setAttribute('data-ready', String(state.generation)); });
+  }
+
+  function showMore() {
+    var state = current;
+    if (!state || !state.search) { return; }
+    more.disabled = true;
+    state.search.fill(state.shown + PAGE + 1).then(function () {
+      return renderHits(state, state.shown, state.shown + PAGE);
+    }).then(function () {
+      more.disabled = false;
+      if (state.generation === generation) { showCount(state); app.setAttribute('data-ready', String(state.generation) + '+' + state.shown); }
+    });
+  }
+
+  function paramsFromLocation() {
+    var params = new URLSearchParams(window.location.search);
+    return { q: params.get('q') || '', target: params.get('target') || 'all', board: params.get('board') || '' };
+  }
+
+  /* Puts the search in the URL (so it can be linked and the back button works), then runs it. */
+  function go(query, target, board) {
+    var params = new URLSearchParams();
+    params.set('q', query);
+    params.set('target', target);
+    if (board) { params.set('board', board); }
+    try {
+      window.history.pushState(null, '', '?' + params.toString());
+    } catch (e) {
+      window.location.search = '?' + params.toString();
+      return;
+    }
+    if (input) { input.blur(); }
+    run({ q: query, target: target, board: board });
+  }
+
+  if (form) {
+    form.addEventListener('submit', function (event) {
+      event.preventDefault();
+      go(input.value, targetSelect ? targetSelect.value : 'all', boardSelect ? boardSelect.value : '');
+    });
+  }
+  if (more) { more.addEventListener('click', showMore); }
+  if (recentClear) { recentClear.addEventListener('click', function () { writeRecent([]); renderRecent(); if (input) { input.focus(); } }); }
+  if (input) {
+    input.addEventListener('focus', updateRecentVisibility);
+    input.addEventListener('input', updateRecentVisibility);
+  }
+  if (recentBox) { recentBox.addEventListener('focusout', function () { setTimeout(updateRecentVisibility, 0); }); }
+  if (input) { input.addEventListener('blur', function () { setTimeout(updateRecentVisibility, 150); }); }
+  window.addEventListener('popstate', function () { run(paramsFromLocation()); });
+  run(paramsFromLocation());
+}());
