@@ -452,7 +452,8 @@
     if (!recentBox) { return; }
     var active = document.activeElement;
     var focused = active === input || (active && recentBox.contains(active));
-    recentBox.hidden = !(focused || !input || input.value.trim() === '');
+    // Shown while the box is focused, and under an empty box when there is something to show.
+    recentBox.hidden = !(focused || ((!input || input.value.trim() === '') && readRecent().length > 0));
   }
 
   /* ---- Rows (the same markup as partials/post-row) ------------------------------------------------- */

@@ -25,6 +25,12 @@ public struct SearchIndexBuilder: Sendable {
     /// `keywords` are the keyword pages the search page links to when a query equals one of them.
     /// Throws when a file would exceed `maximumFileBytes` (only possible with titles of thousands of characters).
     public func makeSearchIndex(for documents: [SearchDocument], keywords: [SearchKeywordLink] = []) throws -> [String: Data] {
+        try makeSearchIndex(for: documents) { _ in keywords }
+    }
+
+    /// Makes the index, then asks `keywords` for the keyword pages with a reader over the finished index (the
+    /// keyword pages list what the search page finds) and writes them into the manifest.
+    func makeSearchIndex(for documents: [SearchDocument], keywords: (SearchIndexReader) throws -> [SearchKeywordLink]) throws -> [String: Data] {
         let blocks = Self.blocks(of: documents, size: configuration.blockSize)
         let results = SearchBlockResults(count: blocks.count)
         let configuration = self.configuration
@@ -45,16 +51,26 @@ public struct SearchIndexBuilder: Sendable {
         let directoryBuckets = directoryFiles(directory, into: &files)
         var boards: [Int: String] = [:]
         for document in documents where boards[document.boardId] == nil { boards[document.boardId] = document.boardName }
-        let manifest = SearchJSON.object([
-            ("v", .int(1)),
-            ("m", .int(configuration.metaShardSize)),
-            ("total", .int(documents.count)),
-            ("d", .int(directoryBuckets)),
-            ("blocks", .array(entries)),
-            ("boards", .array(boards.keys.sorted().map { .array([.int($0), .string(boards[$0] ?? "")]) })),
-            ("keywords", .array(keywords.map { .array([.string(TextNormalizer.normalize($0.keyword)), .string($0.path), .int($0.count)]) })),
-        ])
-        files[Self.manifestPath] = SearchScript.wrap(shardId: "manifest", payload: manifest)
+        func manifest(_ keywords: [SearchKeywordLink]) -> Data {
+            let object = SearchJSON.object([
+                ("v", .int(1)),
+                ("m", .int(configuration.metaShardSize)),
+                ("total", .int(documents.count)),
+                ("d", .int(directoryBuckets)),
+                ("blocks", .array(entries)),
+                ("boards", .array(boards.keys.sorted().map { .array([.int($0), .string(boards[$0] ?? "")]) })),
+                (
+                    "keywords",
+                    .array(
+                        keywords.map {
+                            .array([.string(TextNormalizer.normalizedQueryWords($0.keyword).joined(separator: " ")), .string($0.path), .int($0.count)])
+                        })
+                ),
+            ])
+            return SearchScript.wrap(shardId: "manifest", payload: object)
+        }
+        files[Self.manifestPath] = manifest([])
+        files[Self.manifestPath] = manifest(try keywords(try SearchIndexReader(files: files)))
         for (path, data) in files where data.count > configuration.maximumFileBytes {
             throw SearchIndexError(path: path, reason: .fileTooLarge(bytes: data.count, limit: configuration.maximumFileBytes))
         }

@@ -1,0 +1,83 @@
+/// Chooses the archive's most frequent terms for keyword pages, and names their pages.
+///
+/// A term is a whitespace-separated word of a post's title or contents, normalised (NFKC, lowercase), with
+/// leading and trailing punctuation and symbols removed. It needs at least two code points and one letter,
+/// is not a URL, and is not a stop word. Korean words lose one trailing particle (은/는/이/가/을/를/에/에서/
+/// 의/도/로/으로/와/과/까지/부터/에게/께서/한테/처럼/보다/마다/만) when at least two syllables remain, so
+/// "서울은" and "서울에서" both count as "서울". Frequency is the number of posts that contain the term.
+/// Ties are broken by the term's code points so the choice is deterministic.
+struct KeywordSelector {
+    static let particles = ["에서", "으로", "까지", "부터", "에게", "께서", "한테", "처럼", "보다", "마다",
+        "은", "는", "이", "가", "을", "를", "에", "의", "도", "로", "와", "과", "만"]
+    static let stopWords: Set<String> = [
+        "그리고", "그러나", "하지만", "그래서", "그런데", "또한", "있는", "있다", "있습니다", "없습니다", "합니다", "입니다", "했습니다",
+        "됩니다", "하는", "하고", "해서", "대한", "위해", "위한", "이번", "저희", "우리", "그냥", "정말", "너무", "같은", "이런",
+        "저런", "그런", "그것", "이것", "저것", "여기", "거기", "모든", "각각", "이상", "이하", "경우", "때문", "관련", "통해",
+        "the", "and", "for", "with", "this", "that", "from", "are", "was", "were", "have", "has", "had", "you", "not", "but",
+        "all", "can", "will", "your", "our", "its", "into", "about", "than", "then", "them", "they", "their", "there", "what",
+        "which", "when", "who", "how", "also", "just", "been", "more", "some", "any", "only", "out", "over", "such", "use",
+    ]
+
+    /// The `count` most frequent terms of the titles and contents of `documents`.
+    static func topTerms(of documents: [SearchDocument], count: Int) -> [(term: String, posts: Int)] {
+        guard count > 0 else { return [] }
+        var frequency: [String: Int] = [:]
+        for document in documents {
+            var terms = Set<String>()
+            for text in [document.title, document.contents] {
+                for word in TextNormalizer.queryWords(text) {
+                    if let term = term(of: word) { terms.insert(term) }
+                }
+            }
+            for term in terms { frequency[term, default: 0] += 1 }
+        }
+        let ranked = frequency.sorted { lhs, rhs in
+            lhs.value != rhs.value ? lhs.value > rhs.value : Array(lhs.key.unicodeScalars.map(\.value)).lexicographicallyPrecedes(rhs.key.unicodeScalars.map(\.value))
+        }
+        return ranked.prefix(count).map { ($0.key, $0.value) }
+    }
+
+    /// The term a raw word counts as, or nil when it is not a term.
+    static func term(of word: String) -> String? {
+        var scalars = Array(TextNormalizer.normalize(word).unicodeScalars)
+        while let first = scalars.first, isTrimmed(first) { scalars.removeFirst() }
+        while let last = scalars.last, isTrimmed(last) { scalars.removeLast() }
+        var term = String(String.UnicodeScalarView(scalars))
+        if !scalars.isEmpty, scalars.allSatisfy({ (0xAC00...0xD7A3).contains($0.value) }) {
+            for particle in particles where term.hasSuffix(particle) && scalars.count - particle.unicodeScalars.count >= 2 {
+                term = String(term.unicodeScalars.dropLast(particle.unicodeScalars.count))
+                break
+            }
+        }
+        let final = Array(term.unicodeScalars)
+        guard final.count >= 2, final.contains(where: { $0.properties.isAlphabetic }), !term.contains("://"), !term.hasPrefix("www."),
+            !stopWords.contains(term)
+        else { return nil }
+        return term
+    }
+
+    private static func isTrimmed(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .connectorPunctuation, .dashPunctuation, .openPunctuation, .closePunctuation, .initialPunctuation, .finalPunctuation,
+            .otherPunctuation, .mathSymbol, .currencySymbol, .modifierSymbol, .otherSymbol:
+            return true
+        default: return false
+        }
+    }
+
+    /// The file name stem of a keyword's pages: `k-` + the hex of its normalised UTF-8 (ASCII only, so the link
+    /// works from `file://` and any host); long keywords keep 32 bytes of hex plus a 64-bit FNV-1a hash.
+    static func slug(for keyword: String) -> String {
+        let normalized = TextNormalizer.normalizedQueryWords(keyword).joined(separator: " ")
+        let digits = Array("0123456789abcdef")
+        func hex(_ bytes: some Sequence<UInt8>) -> String { String(bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] }) }
+        let bytes = Array(normalized.utf8)
+        if bytes.count <= 40 { return "k-" + hex(bytes) }
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in bytes {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01B3
+        }
+        return "k-" + hex(bytes.prefix(32)) + "-" + hex((0..<8).map { UInt8(truncatingIfNeeded: hash >> (56 - 8 * $0)) })
+    }
+}
