@@ -13,8 +13,9 @@ import Testing
         let nfd = "서울".decomposedStringWithCanonicalMapping + "시청"
         #expect(marked(nfd, "서울") == "[" + "서울".decomposedStringWithCanonicalMapping + "]시청")
         #expect(marked("ﬁle", "fi") == "[ﬁ]le")
-        #expect(marked("abc", "b c") == "a[bc]")  // adjacent matches merge into one mark
-        #expect(marked("aaaa", "aa") == "[aaaa]")
+        #expect(marked("abc", "b c") == "a[b][c]")  // one mark per occurrence
+        #expect(marked("서울시청", "서울 울시") == "[서울시]청")  // overlapping occurrences share one mark
+        #expect(marked("aaaa", "aa") == "[aa][aa]")
         #expect(marked("x 👍🏻 y", "👍") == "x [👍🏻] y")
         #expect(marked("<img src=x>", "<IMG") == "[<img] src=x>")
         #expect(marked("nothing", "zzz") == "nothing")

@@ -8,7 +8,8 @@ import Testing
 /// Writes a searchable site for the benchmark and the browser checks; off unless `BOARDARCHIVE_SEARCH_SITE` names
 /// a folder. The posts come from `BOARDARCHIVE_SEARCH_STORE` (an archive store, e.g. the demo's) or else from
 /// `FixtureDataset.generated` with `BOARDARCHIVE_SEARCH_POSTS` posts over 10 boards (default 10,000).
-/// `BOARDARCHIVE_SEARCH_TOP` sets the number of top keywords (default 20). Also writes `sizes.json`: index size,
+/// `BOARDARCHIVE_SEARCH_TOP` sets the number of top keywords (default 20), `BOARDARCHIVE_SEARCH_KEYWORDS` extra
+/// keywords (tab-separated). Also writes `sizes.json`: index size,
 /// file count, and the bytes the Swift reader says the benchmark queries load.
 @Suite struct SearchSiteExportTests {
     static let environment = ProcessInfo.processInfo.environment
@@ -24,7 +25,9 @@ import Testing
         let root = URL(fileURLWithPath: try #require(Self.environment["BOARDARCHIVE_SEARCH_SITE"]), isDirectory: true)
         var boards: [Board]
         var posts: [Post] = []
+        var now = Self.now
         if let storePath = Self.environment["BOARDARCHIVE_SEARCH_STORE"] {
+            now = Date()
             let store = try ArchiveStore(path: storePath)
             boards = try store.boards()
             try store.forEachPost { posts.append($0) }
@@ -35,7 +38,9 @@ import Testing
             posts = dataset.posts
         }
         let top = Int(Self.environment["BOARDARCHIVE_SEARCH_TOP"] ?? "") ?? 20
-        let configuration = BuildConfiguration(now: Self.now, timeZone: TimeZone(identifier: "Asia/Seoul") ?? .current, topKeywords: top)
+        let keywords = (Self.environment["BOARDARCHIVE_SEARCH_KEYWORDS"] ?? "").split(separator: "\t").map(String.init)
+        let configuration = BuildConfiguration(
+            now: now, timeZone: TimeZone(identifier: "Asia/Seoul") ?? .current, keywords: keywords, topKeywords: top)
         let renderer = try TemplateRenderer.load(from: SiteFixture.templatesDirectory, strings: SiteStrings(language: .ko), clock: configuration.clock)
         let pages = PageContext(strings: SiteStrings(language: .ko), clock: configuration.clock)
         var indexFiles: [String: Data] = [:]

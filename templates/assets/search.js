@@ -308,7 +308,7 @@
     return { segments: segments, normalized: normalized, owner: owner, length: value.length };
   }
 
-  /* The original [start, end) ranges of every occurrence of the words, merged. */
+  /* The original [start, end) ranges of every occurrence of the words; overlapping ones merge, adjacent ones stay apart. */
   function matchRanges(map, words) {
     var ranges = [];
     words.forEach(function (word) {
@@ -324,7 +324,7 @@
     var merged = [];
     ranges.forEach(function (r) {
       var top = merged[merged.length - 1];
-      if (top && r[0] <= top[1]) { top[1] = Math.max(top[1], r[1]); } else { merged.push([r[0], r[1]]); }
+      if (top && r[0] < top[1]) { top[1] = Math.max(top[1], r[1]); } else { merged.push([r[0], r[1]]); }
     });
     return merged;
   }
@@ -384,6 +384,7 @@
   var current = null, generation = 0;
   if (!statusLine || !rows || !table || !more) { return; }  // the engine alone (tests, benchmarks)
 
+  function now() { return window.performance && performance.now ? performance.now() : Date.now(); }
   function clear(element) { while (element && element.firstChild) { element.removeChild(element.firstChild); } }
   function format(template, values) {
     return template.replace(/\{(\w+)\}/g, function (all, key) { return Object.prototype.hasOwnProperty.call(values, key) ? values[key] : all; });
@@ -452,8 +453,7 @@
     if (!recentBox) { return; }
     var active = document.activeElement;
     var focused = active === input || (active && recentBox.contains(active));
-    // Shown while the box is focused, and under an empty box when there is something to show.
-    recentBox.hidden = !(focused || ((!input || input.value.trim() === '') && readRecent().length > 0));
+    recentBox.hidden = !(focused || !input || input.value.trim() === '');
   }
 
   /* ---- Rows (the same markup as partials/post-row) ------------------------------------------------- */
@@ -572,7 +572,7 @@
     if (targetSelect) { targetSelect.value = target; }
     var header = byId('site-search');
     if (header) { header.value = query; }
-    var state = { generation: ++generation, query: query, target: target, board: board, shown: 0, search: null };
+    var state = { generation: ++generation, query: query, target: target, board: board, shown: 0, search: null, started: now() };
     current = state;
     clear(rows);
     table.hidden = true;
@@ -597,7 +597,11 @@
       return renderHits(state, 0, PAGE).then(function () { showCount(state); });
     }).catch(function () {
       if (state.generation === generation) { setStatus(text('index-error')); }
-    }).then(function () { app.setAttribute('data-ready', String(state.generation)); });
+    }).then(function () {
+      // For the benchmark: how long the query took, and how long since the page started loading.
+      window.BoardArchiveSearch.lastRun = { query: query, target: target, ms: now() - state.started, sinceNavigation: now(), shards: loadedIds.slice() };
+      app.setAttribute('data-ready', String(state.generation));
+    });
   }
 
   function showMore() {

@@ -18,7 +18,7 @@ struct TextHighlighter: Sendable {
         words = TextNormalizer.normalizedQueryWords(query)
     }
 
-    /// `text` cut into parts, every occurrence of a word marked (overlapping matches merged).
+    /// `text` cut into parts, every occurrence of a word marked (overlapping matches merged, adjacent ones not).
     func parts(of text: String) -> [Part] {
         let clusters = Array(text)
         return parts(of: clusters, ranges: matchRanges(in: clusters))
@@ -45,7 +45,8 @@ struct TextHighlighter: Sendable {
         return result
     }
 
-    /// The cluster ranges of every occurrence of every word, sorted and merged.
+    /// The cluster ranges of every occurrence of every word, sorted; overlapping ranges merge, adjacent ones stay apart
+    /// (one `<mark>` per occurrence).
     func matchRanges(in clusters: [Character]) -> [Range<Int>] {
         guard !words.isEmpty else { return [] }
         var normalized: [UInt8] = []
@@ -72,7 +73,7 @@ struct TextHighlighter: Sendable {
         ranges.sort { $0.lowerBound < $1.lowerBound }
         var merged: [Range<Int>] = []
         for range in ranges {
-            if let last = merged.last, range.lowerBound <= last.upperBound {
+            if let last = merged.last, range.lowerBound < last.upperBound {
                 merged[merged.count - 1] = last.lowerBound..<max(last.upperBound, range.upperBound)
             } else {
                 merged.append(range)
