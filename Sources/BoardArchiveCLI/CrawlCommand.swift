@@ -29,7 +29,7 @@ struct CrawlCommand: AsyncParsableCommand {
 
     /// Runs a crawl with the real HTTP transport, shutting it down on every path.
     static func crawl(_ configuration: CrawlConfiguration, store: ArchiveStore, logger: Logging.Logger) async throws -> CrawlReport {
-        let transport = AsyncHTTPTransport()
+        let transport = AsyncHTTPTransport(readTimeout: configuration.retryPolicy.requestTimeout)
         do {
             let report = try await Crawler(configuration: configuration, transport: transport, store: store, logger: logger).run()
             try await transport.shutdown()

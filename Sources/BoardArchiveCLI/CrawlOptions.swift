@@ -1,6 +1,7 @@
 import ArgumentParser
 import BoardArchive
 import Foundation
+import Logging
 
 /// The options of `crawl` (and of `export`, which crawls first).
 struct CrawlOptions: ParsableArguments {
@@ -41,8 +42,12 @@ struct CrawlOptions: ParsableArguments {
         guard concurrency >= 1, concurrency <= 64 else { throw ValidationError("--concurrency must be between 1 and 64, not \(concurrency).") }
         guard pageSize >= 1, pageSize <= 1_000 else { throw ValidationError("--page-size must be between 1 and 1000, not \(pageSize).") }
         guard retries >= 1, retries <= 100 else { throw ValidationError("--retries must be between 1 and 100, not \(retries).") }
-        guard requestTimeout > 0 else { throw ValidationError("--request-timeout must be a positive number of seconds, not \(requestTimeout).") }
-        if let rate = maxRequestsPerSecond, !(rate > 0) { throw ValidationError("--max-rps must be a positive number, not \(rate).") }
+        guard requestTimeout >= 0.1, requestTimeout <= 3_600 else {
+            throw ValidationError("--request-timeout must be between 0.1 and 3600 seconds, not \(requestTimeout).")
+        }
+        if let rate = maxRequestsPerSecond, !(rate >= 0.01 && rate <= 10_000) {
+            throw ValidationError("--max-rps must be between 0.01 and 10000, not \(rate).")
+        }
     }
 
     /// Reads the token (file first when given, else the environment variable) and builds the configuration.
@@ -53,14 +58,19 @@ struct CrawlOptions: ParsableArguments {
                 throw CrawlError(request: "reading the token", reason: .missingToken("cannot read the token file \(tokenFile)"))
             }
             guard let value = APIToken(text) else {
-                throw CrawlError(request: "reading the token", reason: .missingToken("the token file \(tokenFile) is empty"))
+                throw CrawlError(
+                    request: "reading the token", reason: .missingToken("the token in \(tokenFile) \(APIToken.problem(with: text) ?? "is unusable")"))
             }
             token = value
         } else {
-            guard let value = environment[tokenEnv].flatMap(APIToken.init) else {
+            guard let text = environment[tokenEnv], !text.isEmpty else {
                 throw CrawlError(
                     request: "reading the token",
                     reason: .missingToken("the environment variable \(tokenEnv) is unset or empty; export it or use --token-file"))
+            }
+            guard let value = APIToken(text) else {
+                throw CrawlError(
+                    request: "reading the token", reason: .missingToken("the token in \(tokenEnv) \(APIToken.problem(with: text) ?? "is unusable")"))
             }
             token = value
         }
@@ -84,4 +94,10 @@ struct LogOptions: ParsableArguments {
 
     @Flag(help: "Log JSON lines instead of plain text (for CI).")
     var jsonLogs = false
+
+    func validate() throws {
+        guard Logger.Level(rawValue: logLevel) != nil else {
+            throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical, not \"\(logLevel)\".")
+        }
+    }
 }

@@ -22,7 +22,7 @@ enum ExitCodes {
     static let helpText = """
         Exit codes: 0 success; 1 unexpected failure; 64 usage error; 65 the API sent data that breaks the contract; \
         69 the API was unreachable or kept failing after retries; 73 the store, templates or output folder could not \
-        be used (the previous site is left untouched); 77 no API token, or the API refused it (401).
+        be used (the previous site is left untouched); 77 no API token, or the API refused it (401, 403).
         """
 
     /// The exit code for an error thrown by the library.
@@ -30,7 +30,7 @@ enum ExitCodes {
         switch error {
         case let error as CrawlError:
             switch error.reason {
-            case .unauthorized, .missingToken: return unauthorized
+            case .unauthorized, .missingToken, .unexpectedStatus(403, _, _): return unauthorized
             case .undecodableBody, .undecodableItem: return dataError
             case .unexpectedStatus, .transport, .notFound: return unavailable
             }

@@ -83,7 +83,7 @@ struct CrawlOverHTTPTests {
         #expect(report.retries >= dropped + truncated)
     }
 
-    @Test(arguments: [(5, 0), (0, 4), (3, 2)])
+    @Test(arguments: [(5, 0), (0, 4), (3, 2), (2, 2)])
     func offsetDriftLeavesNoDuplicateAndNoLoss(insert: Int, delete: Int) async throws {
         // Board 28479 holds 137 posts: the drift happens after its first page, mid-crawl.
         let store = try ArchiveStore.inMemory()

@@ -76,9 +76,10 @@ struct CrawlerTests {
         #expect(try store.postCount(inBoard: 1) == count)
         #expect(report.posts == count)
         #expect(report.new == count)
-        // One request for /boards, then ceil(count/30) pages, plus one empty page only when count is 0.
-        let pages = count == 0 ? 1 : (count + 29) / 30
-        #expect(api.requests.withLock { $0.count } == 1 + pages)
+        // One request for /boards, then the first page (30 posts), then pages that overlap the previous one by a
+        // post, so each brings 29 new posts; a board of several pages ends by re-reading its first page.
+        let pages = 1 + (max(count - 30, 0) + 28) / 29
+        #expect(api.requests.withLock { $0.count } == 1 + pages + (pages > 1 ? 1 : 0))
     }
 
     @Test func aServerThatCapsLimitIsPagedToTheEnd() async throws {
@@ -87,7 +88,7 @@ struct CrawlerTests {
         let store = try ArchiveStore.inMemory()
         _ = try await crawl(api, store: store)
         #expect(try store.postCount(inBoard: 1) == 95)
-        #expect(api.requests.withLock { $0.count } == 1 + 5)
+        #expect(api.requests.withLock { $0.count } == 1 + 5 + 1)
     }
 
     @Test func fiveHundredsAreRetriedUntilTheyClear() async throws {
@@ -102,14 +103,14 @@ struct CrawlerTests {
 
     @Test func persistentFailureStopsWithTheRequestAndAttemptsNamed() async throws {
         let api = MemoryAPI(boards: [Board(boardId: 7, displayName: "b", orderNo: 1)], posts: [7: (1...40).map { makePost($0, board: 7) }]) { _, url in
-            url.query?.contains("offset=30") == true ? HTTPResponse(status: 503) : nil
+            url.query?.contains("offset=29") == true ? HTTPResponse(status: 503) : nil
         }
         await #expect {
             _ = try await crawl(api, store: try ArchiveStore.inMemory())
         } throws: { error in
             guard let error = error as? CrawlError, case .unexpectedStatus(503, let attempts, _) = error.reason else { return false }
-            return attempts == fastRetries.maxAttempts && error.request == "GET /boards/7/posts?offset=30&limit=30"
-                && error.localizedDescription.hasPrefix("GET /boards/7/posts?offset=30&limit=30 answered HTTP 503 8 times")
+            return attempts == fastRetries.maxAttempts && error.request == "GET /boards/7/posts?offset=29&limit=30"
+                && error.localizedDescription.hasPrefix("GET /boards/7/posts?offset=29&limit=30 answered HTTP 503 8 times")
         }
     }
 
@@ -153,29 +154,155 @@ struct CrawlerTests {
         let posts = (1...100).map { makePost($0) }
         let failing = Mutex(true)
         let api = MemoryAPI(boards: [Board(boardId: 1, displayName: "b", orderNo: 1)], posts: [1: posts]) { _, url in
-            failing.withLock { $0 } && url.query?.contains("offset=60") == true ? HTTPResponse(status: 400) : nil
+            failing.withLock { $0 } && url.query?.contains("offset=58") == true ? HTTPResponse(status: 400) : nil
         }
         let store = try ArchiveStore.inMemory()
         await #expect(throws: CrawlError.self) { _ = try await crawl(api, store: store) }
-        #expect(try store.postCount() == 60)
+        #expect(try store.postCount() == 59)  // pages at offsets 0 and 29; the one at 58 failed (it has "offset=5")
+        #expect(try store.lastRunStatus() == "failed")
         failing.withLock { $0 = false }
         api.requests.withLock { $0 = [] }
         let report = try await crawl(api, store: store)
-        #expect(report.resumed == false)  // a failed run is closed; only a killed (still "running") one is resumed
+        #expect(report.resumed)  // a failed run is resumed from its checkpoints, like a killed one
         #expect(try store.postCount() == 100)
+        #expect(api.requests.withLock { $0.first { $0.contains("/posts") } } == "/api/v2/boards/1/posts?offset=58&limit=30")
 
         // Simulate a kill: a run left "running" with checkpoints for the first two pages.
         let killed = try ArchiveStore.inMemory()
         let (run, _) = try killed.beginRun(api: Self.base.absoluteString, pageSize: 30, at: Date())
-        for offset in [0, 30] {
+        for offset in [0, 29] {
             _ = try killed.recordPage(
-                posts[offset..<offset + 30].map(RawItem.init), board: 1, pass: 1, offset: offset, total: 100, pageHash: "", run: run, at: Date())
+                posts[offset..<offset + 30].map(RawItem.init), board: 1, pass: 1, offset: offset, count: 30, lastPostId: posts[offset + 29].postId,
+                total: 100, pageHash: "", run: run, pageIDs: posts[offset..<offset + 30].map(\.postId), at: Date())
         }
         api.requests.withLock { $0 = [] }
         let resumed = try await crawl(api, store: killed)
         #expect(resumed.resumed)
         #expect(try killed.postCount() == 100)
-        #expect(api.requests.withLock { $0 } == ["/api/v2/boards?", "/api/v2/boards/1/posts?offset=60&limit=30", "/api/v2/boards/1/posts?offset=90&limit=30"])
+        #expect(
+            api.requests.withLock { $0 } == [
+                "/api/v2/boards?", "/api/v2/boards/1/posts?offset=58&limit=30", "/api/v2/boards/1/posts?offset=87&limit=30",
+                "/api/v2/boards/1/posts?offset=0&limit=30",
+            ])
+    }
+
+    @Test func aRunKilledDuringReverificationRestartsThatPassAndMarksNothingWrongly() async throws {
+        let posts = (1...70).map { makePost($0) }
+        let api = MemoryAPI(boards: [Board(boardId: 1, displayName: "b", orderNo: 1)], posts: [1: posts])
+        let store = try ArchiveStore.inMemory()
+        // An earlier complete crawl archived all 70 posts.
+        _ = try await crawl(api, store: store)
+        // A later run was killed in pass 2, after its page at offset 29.
+        let (run, _) = try store.beginRun(api: Self.base.absoluteString, pageSize: 30, at: Date())
+        _ = try store.recordPage(
+            posts[29..<59].map(RawItem.init), board: 1, pass: 2, offset: 29, count: 30, lastPostId: 59, total: 70, pageHash: "", run: run,
+            at: Date())
+        let report = try await crawl(api, store: store)
+        #expect(report.resumed)
+        #expect(report.gone == 0)
+        #expect(try store.gonePostCount() == 0)
+        #expect(report.posts == 70)
+    }
+
+    @Test(arguments: [(2, 2), (1, 3)])
+    func driftThatKeepsTheTotalIsStillCaught(insert: Int, delete: Int) async throws {
+        let posts = (1...100).map { makePost(1_000 - $0, created: "2026-11-01T09:00:00Z") }
+        let drifted = Mutex(false)
+        let apiBox = Mutex<MemoryAPI?>(nil)
+        let api = MemoryAPI(boards: [Board(boardId: 1, displayName: "b", orderNo: 1)], posts: [1: posts]) { _, url in
+            // After the first page is served, delete posts 10…(10+delete) and insert new ones at the top.
+            if url.query?.contains("offset=29") == true, !drifted.withLock({ $0 }) {
+                drifted.withLock { $0 = true }
+                apiBox.withLock { box in
+                    box?.posts.withLock { lists in
+                        var list = lists[1] ?? []
+                        list.removeSubrange(10..<(10 + delete))
+                        list.insert(contentsOf: (0..<insert).map { makePost(5_000 + $0) }, at: 0)
+                        lists[1] = list
+                    }
+                }
+            }
+            return nil
+        }
+        apiBox.withLock { $0 = api }
+        let store = try ArchiveStore.inMemory()
+        let report = try await crawl(api, store: store)
+        let final = Set(api.posts.withLock { $0[1] ?? [] }.map(\.postId))
+        #expect(report.reverifiedBoards == [1])
+        #expect(report.posts == final.count)
+        #expect(report.gone == delete)
+        var live: Set<Int> = []
+        for id in Set(posts.map(\.postId)).union(final) where try store.history(ofPost: id)?.goneSince == nil && store.post(id: id) != nil {
+            live.insert(id)
+        }
+        #expect(live == final)
+    }
+
+    @Test func aBoardThatNeverSettlesIsReportedAndNothingIsMarkedGone() async throws {
+        // A server that ignores offset past 30 (always the first page): the pass never agrees with total.
+        let posts = (1...50).map { makePost($0) }
+        let api = MemoryAPI(boards: [Board(boardId: 1, displayName: "b", orderNo: 1)], posts: [1: posts])
+        let store = try ArchiveStore.inMemory()
+        _ = try await crawl(api, store: store)
+        let broken = MemoryAPI(boards: [Board(boardId: 1, displayName: "b", orderNo: 1)], posts: [1: posts]) { _, url in
+            guard url.path.hasSuffix("/posts"), url.query?.contains("offset=0") == false else { return nil }
+            let page = Envelope(value: Array(posts.prefix(30)), count: 30, offset: 29, limit: 30, total: 50)
+            return HTTPResponse(status: 200, body: (try? JSONEncoder().encode(page)) ?? Data())
+        }
+        let report = try await crawl(broken, store: store)
+        #expect(report.mismatches.map(\.boardId) == [1])
+        #expect(report.gone == 0)
+        #expect(try store.gonePostCount() == 0)
+    }
+
+    @Test func aListedBoardThatAnswers404IsMarkedGoneAndTheOthersAreCrawled() async throws {
+        let api = MemoryAPI(
+            boards: [Board(boardId: 1, displayName: "a", orderNo: 1), Board(boardId: 2, displayName: "b", orderNo: 2)],
+            posts: [2: (1...5).map { makePost($0, board: 2) }])
+        let store = try ArchiveStore.inMemory()
+        let report = try await crawl(api, store: store)
+        #expect(report.posts == 5)
+        #expect(try store.postCount(inBoard: 2) == 5)
+    }
+
+    @Test func anHTMLBodyIsADataErrorNotARetry() async throws {
+        let api = MemoryAPI(boards: [Board(boardId: 1, displayName: "b", orderNo: 1)], posts: [1: []]) { _, _ in
+            HTTPResponse(status: 200, body: Data("<html><body>Gateway login</body></html>".utf8))
+        }
+        await #expect {
+            _ = try await crawl(api, store: try ArchiveStore.inMemory())
+        } throws: { error in
+            guard let error = error as? CrawlError, case .undecodableBody(let detail) = error.reason else { return false }
+            return detail.contains("not JSON") && detail.contains("<html>")
+        }
+        #expect(api.requests.withLock { $0.count } == 1)
+    }
+
+    @Test func unknownPostTypesAreLogged() async throws {
+        var odd = makePost(3)
+        odd.unknownPostType = "poll"
+        let logs = CapturedLogs()
+        let api = MemoryAPI(boards: [Board(boardId: 1, displayName: "b", orderNo: 1)], posts: [1: [makePost(1), odd]])
+        _ = try await crawl(api, store: try ArchiveStore.inMemory(), logs: logs)
+        #expect(logs.all.contains { $0.contains("Unknown postType") && $0.contains("poll") && $0.contains("\"post\": 3") })
+    }
+
+    @Test func aTokenWithALineBreakInsideIsRefusedBeforeAnyRequest() {
+        #expect(APIToken("abc\ndef") == nil)
+        #expect(APIToken("abc def") == nil)
+        #expect(APIToken("  \n") == nil)
+        #expect(APIToken("abc.def-ghi\n") != nil)
+        #expect(APIToken.problem(with: "abc\tdef")?.contains("line breaks") == true)
+    }
+
+    @Test func retryAfterAsAnHTTPDateAndAbsurdValues() throws {
+        let policy = RetryPolicy()
+        let now = try #require(ArchiveDate.parse("2026-11-22T10:00:00Z"))
+        #expect(policy.retryAfter("Sun, 22 Nov 2026 10:00:09 GMT", now: now) == .seconds(9))
+        #expect(policy.retryAfter("Sun, 22 Nov 2026 09:00:00 GMT", now: now) == .zero)
+        #expect(policy.retryAfter("1e30", now: now) == nil)
+        #expect(policy.retryAfter("99999999999999999999", now: now) == .seconds(120))
+        #expect(policy.retryAfter("-5", now: now) == nil)
     }
 
     @Test func postsGoneUpstreamAreMarkedNotDeleted() async throws {
@@ -213,6 +340,7 @@ struct CrawlerTests {
         #expect("\(token)" == "<redacted>")
         #expect(String(reflecting: token) == "<redacted>")
         #expect(!String(describing: CrawlConfiguration(api: Self.base, token: token)).contains("SECRET"))
+        #expect(token.redact("error: Bearer \(testToken) refused") == "error: Bearer <redacted> refused")
     }
 }
 

@@ -129,9 +129,11 @@ struct ModelDecodingTests {
         #expect {
             _ = try EnvelopeDecoder.decode(Post.self, from: Data(body.utf8), request: "GET /boards/7/posts?offset=60&limit=30", board: 7, offset: 60)
         } throws: { error in
-            guard let error = error as? CrawlError, case .undecodableItem(let board, let offset, let field, _) = error.reason else { return false }
+            guard let error = error as? CrawlError, case .undecodableItem(let board, let offset, let post, let field, _) = error.reason else {
+                return false
+            }
             let message = error.localizedDescription
-            return board == 7 && offset == 61 && field == "createdDateTime" && message.contains("board 7, offset 61")
+            return board == 7 && offset == 61 && post == 2 && field == "createdDateTime" && message.contains("board 7, offset 61 (post 2)")
                 && message.contains("createdDateTime")
         }
     }

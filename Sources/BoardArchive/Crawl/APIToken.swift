@@ -4,14 +4,30 @@ import Foundation
 public struct APIToken: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     private let value: String
 
-    /// Wraps a token, trimming surrounding whitespace and newlines (token files usually end with one).
+    /// Wraps a token, trimming surrounding whitespace and newlines (token files usually end with one); nil when
+    /// ``problem(with:)`` finds one.
     public init?(_ value: String) {
+        guard Self.problem(with: value) == nil else { return nil }
+        self.value = value.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Why `value` cannot be a bearer token (empty, or whitespace or control characters inside it), or nil when it can.
+    /// A header with such characters would be refused by the HTTP client in an error that quotes it.
+    public static func problem(with value: String) -> String? {
         let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty else { return nil }
-        self.value = trimmed
+        if trimmed.isEmpty { return "is empty" }
+        if trimmed.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F }) {
+            return "contains spaces, line breaks or control characters inside it (a bearer token is one line)"
+        }
+        return nil
     }
 
     var authorizationHeader: String { "Bearer \(value)" }
+
+    /// `text` with every occurrence of the token replaced by `<redacted>`, for messages built from library errors.
+    func redact(_ text: String) -> String {
+        text.replacingOccurrences(of: value, with: "<redacted>")
+    }
 
     public var description: String { "<redacted>" }
     public var debugDescription: String { "<redacted>" }

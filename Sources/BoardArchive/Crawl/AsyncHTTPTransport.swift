@@ -9,9 +9,15 @@ public final class AsyncHTTPTransport: HTTPTransport {
     /// The largest body accepted, in bytes (default 64 MiB); a larger one is an error, not an out-of-memory.
     private let maxBodyBytes: Int
 
-    public init(connectTimeout: Duration = .seconds(10), maxBodyBytes: Int = 64 << 20) {
+    /// - Parameters:
+    ///   - connectTimeout: Time allowed to connect (default 10 s).
+    ///   - readTimeout: The longest silence while a response is arriving (default 30 s): a server that sends headers
+    ///     and then stalls fails the attempt instead of hanging the crawl.
+    ///   - maxBodyBytes: The largest body accepted (default 64 MiB).
+    public init(connectTimeout: Duration = .seconds(10), readTimeout: Duration = .seconds(30), maxBodyBytes: Int = 64 << 20) {
         var configuration = HTTPClient.Configuration()
         configuration.timeout.connect = .milliseconds(Int64(connectTimeout.components.seconds * 1_000))
+        configuration.timeout.read = .milliseconds(max(1, Int64(readTimeout.components.seconds * 1_000) + readTimeout.components.attoseconds / 1_000_000_000_000_000))
         configuration.redirectConfiguration = .follow(max: 3, allowCycles: false)
         configuration.decompression = .enabled(limit: .ratio(20))
         // The client's own retry policy decides about failed connections; AHC would otherwise keep re-dialling a

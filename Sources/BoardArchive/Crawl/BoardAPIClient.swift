@@ -124,7 +124,7 @@ struct BoardAPIClient: Sendable {
             } catch is CancellationError {
                 throw CancellationError()
             } catch {
-                failure = Self.describe(error)
+                failure = token.redact(Self.describe(error))
                 delay = try retryable(failure, status: nil)
             }
             await statistics.countRetry(throttled: failure == "HTTP 429")

@@ -10,7 +10,7 @@ public struct CrawlError: Error, Equatable, Sendable, LocalizedError {
         /// The body is not the JSON envelope of the contract.
         case undecodableBody(String)
         /// One item of a page does not match the contract.
-        case undecodableItem(board: Int?, offset: Int, field: String, detail: String)
+        case undecodableItem(board: Int?, offset: Int, post: Int?, field: String, detail: String)
         /// `401`: the token is missing, wrong or expired.
         case unauthorized
         /// `404` for a board.
@@ -32,17 +32,21 @@ public struct CrawlError: Error, Equatable, Sendable, LocalizedError {
         switch reason {
         case .unexpectedStatus(let status, let attempts, let waited) where attempts > 1:
             return "\(request) answered HTTP \(status) \(attempts) times; retried for \(waited) s. Re-run to resume."
+        case .unexpectedStatus(403, _, _):
+            return "\(request) answered HTTP 403: the API token is valid but may not read this; check the token's rights."
         case .unexpectedStatus(let status, _, _):
             return "\(request) answered HTTP \(status), which the board API contract does not allow here."
         case .transport(let detail, let attempts, let waited):
             return "\(request) got no response after \(attempts) attempts over \(waited) s (\(detail)); check --api and the network, then re-run to resume."
         case .undecodableBody(let detail):
             return "\(request) answered a body that is not the expected JSON envelope (\(detail))."
-        case .undecodableItem(let board, let offset, let field, let detail):
-            let place = board.map { "board \($0), offset \(offset)" } ?? "offset \(offset)"
+        case .undecodableItem(let board, let offset, let post, let field, let detail):
+            let place = (board.map { "board \($0), offset \(offset)" } ?? "offset \(offset)") + (post.map { " (post \($0))" } ?? "")
             return "\(request) returned an item that cannot be read at \(place), field `\(field)`: \(detail)."
         case .unauthorized:
             return "\(request) answered HTTP 401: the API token was refused; check --token-env or --token-file."
+        case .notFound where request.hasPrefix("GET /boards") && !request.hasPrefix("GET /boards/"):
+            return "\(request) answered HTTP 404: check that --api is the API's base URL, ending in its version path such as /api/v2."
         case .notFound:
             return "\(request) answered HTTP 404: the board does not exist (any more)."
         case .missingToken(let detail):

@@ -7,9 +7,10 @@ import Logging
 /// checkpoint are stored in one transaction, so a killed crawl resumes where it stopped. A board ends on an empty
 /// page or when `offset + count >= total`; a short page (`count < limit`) that disagrees with `total` is followed
 /// by another request rather than trusted, so the three end rules seen in clients never lose posts.
-/// Offset drift (posts inserted or deleted during the crawl) shows as a `total` that changes between pages or a
-/// unique count that differs from `total`: the board is then crawled again, and posts missing from a consistent
-/// pass are marked gone; a remaining mismatch is reported, not hidden.
+/// Offset drift (posts inserted or deleted during the crawl) shows as a page that does not start with the previous
+/// page's last post (pages overlap by one), a `total` that changes, or a unique count that differs from `total`:
+/// the board is then crawled again, and posts missing from a consistent pass are marked gone; a board that never
+/// settles is reported and nothing of it is marked gone.
 public struct Crawler: Sendable {
     let configuration: CrawlConfiguration
     let client: BoardAPIClient
@@ -99,71 +100,129 @@ public struct Crawler: Sendable {
     func crawlBoard(_ boardId: Int, run: Int64) async throws -> BoardOutcome {
         var outcome = BoardOutcome(boardId: boardId)
         var pass = 1
-        var resumeOffset = 0
-        var seen: Set<Int> = []
+        var start = PassStart()
+        var everSeen: Set<Int> = []
         if let state = try store.crawlState(ofBoard: boardId, run: run) {
+            everSeen = try store.postIDs(ofBoard: boardId, seenInRun: run)
             if state.completed {
-                outcome.present = try store.postIDs(ofBoard: boardId, seenInRun: run).count
+                outcome.present = everSeen.count
                 return outcome
             }
             pass = state.pass
-            resumeOffset = state.nextOffset
-            if pass == 1 { seen = try store.postIDs(ofBoard: boardId, seenInRun: run) }
+            // Pass 1 resumes mid-board: what it saw is what this run stored. A later pass restarts from the top,
+            // because the posts it saw cannot be told apart from those of pass 1.
+            if pass == 1 {
+                start = PassStart(
+                    offset: state.nextOffset, anchor: state.anchor, firstTotal: state.firstTotal, headIDs: state.headIDs, seen: everSeen)
+            }
         }
-        var everSeen = seen
         while true {
-            let result = try await crawlPass(boardId, pass: pass, from: resumeOffset, seen: seen, run: run, into: &outcome.counts)
+            let result: PassResult
+            do {
+                result = try await crawlPass(boardId, pass: pass, from: start, run: run, into: &outcome.counts)
+            } catch let error as CrawlError where error.reason == .notFound {
+                // The board was listed but is gone now: keep its posts, mark it, carry on with the others.
+                logger.warning("Board answered 404 after being listed; marked gone", metadata: ["board": "\(boardId)"])
+                try store.markBoardGone(boardId, at: now())
+                return outcome
+            }
             everSeen.formUnion(result.seen)
             outcome.passes = pass
             if result.consistent || pass >= configuration.maxPasses {
-                let present = result.consistent ? result.seen : everSeen
                 if !result.consistent {
                     outcome.mismatch = CrawlReport.Mismatch(boardId: boardId, expected: result.total, found: result.seen.count)
                     logger.error(
-                        "Board still disagrees with its total after re-verification",
+                        "Board still moved or disagreed with its total after re-verification; nothing marked gone",
                         metadata: ["board": "\(boardId)", "total": "\(result.total)", "found": "\(result.seen.count)", "passes": "\(pass)"])
                 }
-                outcome.gone = try store.completeBoard(boardId, run: run, passes: pass, present: present, total: result.total, at: now())
-                outcome.present = present.count
+                outcome.gone = try store.completeBoard(
+                    boardId, run: run, passes: pass, present: result.consistent ? result.seen : nil, found: result.seen.count,
+                    total: result.total, at: now())
+                outcome.present = result.consistent ? result.seen.count : everSeen.count
                 return outcome
             }
             logger.notice(
                 "Posts moved while paging; re-verifying the board",
                 metadata: ["board": "\(boardId)", "total": "\(result.total)", "found": "\(result.seen.count)", "pass": "\(pass + 1)"])
             pass += 1
-            resumeOffset = 0
-            seen = []
+            start = PassStart()
         }
+    }
+
+    /// Where a pass starts: from the top, or where a killed run stopped.
+    struct PassStart {
+        /// The position of the next post not yet seen.
+        var offset = 0
+        /// The last post seen, which the next page must start with; nil at the top.
+        var anchor: Int?
+        /// The board's `total` when the pass began.
+        var firstTotal: Int?
+        /// The post ids of the pass's first page.
+        var headIDs: [Int] = []
+        var seen: Set<Int> = []
     }
 
     struct PassResult {
         var seen: Set<Int>
         var total: Int
-        /// The total never changed during the pass and equals the number of unique posts seen.
+        /// Nothing moved during the pass (every page started with the previous page's last post and `total` held),
+        /// and the unique posts seen equal `total`.
         var consistent: Bool
     }
 
+    /// Pages through a board once. After the first page, each request starts one post early (`offset - 1`): that
+    /// post must be the last one of the previous page, otherwise posts were inserted or deleted above the cursor
+    /// (offset drift) and the pass is not trusted. This catches every drift that shifts the pages, including an
+    /// insert and a delete that leave `total` unchanged, for one post per page. A pass of several pages ends by
+    /// reading the first page again: new posts arrive at the top, so a changed first page means posts arrived
+    /// while paging even when a delete above the cursor hid the shift.
     private func crawlPass(
-        _ boardId: Int, pass: Int, from startOffset: Int, seen initial: Set<Int>, run: Int64, into counts: inout RecordCounts
+        _ boardId: Int, pass: Int, from start: PassStart, run: Int64, into counts: inout RecordCounts
     ) async throws -> PassResult {
-        var seen = initial
-        var offset = startOffset
-        var firstTotal: Int?
+        var seen = start.seen
+        var offset = start.offset
+        var anchor = start.anchor
+        var firstTotal = start.firstTotal
         var total = 0
-        var totalChanged = false
+        var moved = false
+        var headIDs = start.headIDs
+        var requests = 0
         while true {
-            let page = try await client.fetchPage(of: boardId, offset: offset, limit: configuration.pageSize)
-            if let firstTotal, firstTotal != page.total { totalChanged = true }
+            let requestOffset = anchor == nil ? offset : offset - 1
+            let page = try await client.fetchPage(of: boardId, offset: requestOffset, limit: configuration.pageSize)
+            requests += 1
+            if requestOffset == 0 { headIDs = page.items.map(\.item.postId) }
+            if let firstTotal, firstTotal != page.total { moved = true }
             firstTotal = firstTotal ?? page.total
             total = page.total
-            counts = counts
+            var fresh = page.items[...]
+            if let anchor {
+                if fresh.first?.item.postId == anchor { fresh = fresh.dropFirst() } else { moved = true }
+            }
+            for item in fresh where item.item.unknownPostType != nil {
+                logger.warning(
+                    "Unknown postType read as normal",
+                    metadata: ["board": "\(boardId)", "post": "\(item.item.postId)", "postType": "\(item.item.unknownPostType ?? "")"])
+            }
+            counts =
+                counts
                 + (try store.recordPage(
-                    page.items, board: boardId, pass: pass, offset: offset, total: page.total, pageHash: page.contentHash, run: run, at: now()))
-            seen.formUnion(page.items.map(\.item.postId))
-            if Self.isLastPage(offset: offset, count: page.items.count, total: page.total) { break }
-            offset += page.items.count
+                    Array(fresh), board: boardId, pass: pass, offset: requestOffset, count: page.items.count,
+                    lastPostId: page.items.last?.item.postId ?? anchor, total: page.total, pageHash: page.contentHash, run: run,
+                    pageIDs: page.items.map(\.item.postId), at: now()))
+            seen.formUnion(fresh.map(\.item.postId))
+            if Self.isLastPage(offset: requestOffset, count: page.items.count, total: page.total) { break }
+            offset = requestOffset + page.items.count
+            anchor = page.items.last?.item.postId
         }
-        return PassResult(seen: seen, total: total, consistent: !totalChanged && seen.count == total)
+        if !moved, requests > 1 || start.offset > 0 {
+            let head = try await client.fetchPage(of: boardId, offset: 0, limit: configuration.pageSize)
+            if head.items.map(\.item.postId) != headIDs || head.total != total {
+                moved = true
+                counts = counts + (try store.recordPosts(head.items, run: run, at: now()))
+            }
+        }
+        return PassResult(seen: seen, total: total, consistent: !moved && seen.count == total)
     }
 
     /// The end rule: an empty page, or a page reaching `total`. A short page that does not reach `total` is not the

@@ -15,7 +15,14 @@ enum EnvelopeDecoder {
         do {
             envelope = try decoder.decode(Envelope<JSONValue>.self, from: body)
         } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
-            throw Failure.truncated("\(body.count) bytes that are not complete JSON")
+            // A body that starts like JSON but does not parse was cut short in transit (worth retrying); anything
+            // else (an HTML error page from a proxy, say) is not the API answering.
+            let first = body.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
+            if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") {
+                throw Failure.truncated("\(body.count) bytes that are not complete JSON")
+            }
+            let start = String(decoding: body.prefix(40), as: UTF8.self).replacingOccurrences(of: "\n", with: " ")
+            throw CrawlError(request: request, reason: .undecodableBody("the body is not JSON: it starts with \"\(start)\""))
         } catch let error as DecodingError {
             throw CrawlError(request: request, reason: .undecodableBody("envelope field `\(fieldName(of: error))`: \(reason(of: error))"))
         }
@@ -29,9 +36,12 @@ enum EnvelopeDecoder {
             do {
                 items.append(RawItem(item: try decoder.decode(Item.self, from: json), json: String(decoding: json, as: UTF8.self)))
             } catch let error as DecodingError {
+                var post: Int?
+                if case .object(let fields) = value, case .int(let id) = fields["postId"] { post = id }
                 throw CrawlError(
                     request: request,
-                    reason: .undecodableItem(board: board, offset: offset + index, field: fieldName(of: error), detail: reason(of: error)))
+                    reason: .undecodableItem(
+                        board: board, offset: offset + index, post: post, field: fieldName(of: error), detail: reason(of: error)))
             }
             hash += items[index].json
         }

@@ -31,22 +31,28 @@ public struct RetryPolicy: Sendable, Equatable {
         self.requestTimeout = requestTimeout
     }
 
-    /// The backoff before attempt `attempt + 1` after `attempt` failures, with full jitter from `random` in 0..<1.
+    /// The backoff before attempt `attempt + 1` after `attempt` failures: `baseDelay × 2^(attempt-1)` capped at
+    /// `maxDelay`, with "equal jitter" (half fixed, half drawn from `random` in 0..<1) so retries of many clients spread out.
     func backoff(afterAttempt attempt: Int, random: Double) -> Duration {
         let exponent = min(max(attempt - 1, 0), 30)
         let ceiling = min(baseDelay * (1 << exponent), maxDelay)
-        return ceiling * max(0.5, random)
+        return ceiling / 2 + (ceiling / 2) * min(max(random, 0), 1)
     }
 
     /// The wait a `Retry-After` header asks for (seconds or an HTTP date), capped; nil when absent or unreadable.
     func retryAfter(_ header: String?, now: Date) -> Duration? {
         guard let header = header?.trimmingCharacters(in: .whitespaces), !header.isEmpty else { return nil }
-        if let seconds = Double(header), seconds >= 0 { return min(.milliseconds(Int64(seconds * 1_000)), maxRetryAfter) }
+        if header.allSatisfy(\.isASCII), header.allSatisfy(\.isNumber) {
+            // Digits only; compared as text length first so a huge value cannot overflow.
+            guard header.count <= 9, let seconds = Int64(header) else { return maxRetryAfter }
+            return min(.seconds(seconds), maxRetryAfter)
+        }
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "GMT")
         formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
         guard let date = formatter.date(from: header) else { return nil }
-        return min(.milliseconds(Int64(max(0, date.timeIntervalSince(now)) * 1_000)), maxRetryAfter)
+        let wait = min(max(0, date.timeIntervalSince(now)), Double(maxRetryAfter.components.seconds))
+        return min(.milliseconds(Int64(wait * 1_000)), maxRetryAfter)
     }
 }

@@ -80,6 +80,8 @@ extension ArchiveStore {
                         pageCount INTEGER NOT NULL,
                         total INTEGER NOT NULL,
                         pageHash TEXT NOT NULL,
+                        lastPostId INTEGER,
+                        postIds TEXT NOT NULL DEFAULT '',
                         fetchedAt REAL NOT NULL,
                         PRIMARY KEY (runId, boardId, pass, pageOffset)
                     );
