@@ -7,7 +7,10 @@ import Testing
 @Suite struct KeywordPageTests {
     static let clock = ArchiveClock(now: SiteFixture.now, timeZone: SiteFixture.seoul)
 
-    static func post(_ id: Int, _ title: String, writer: String = "김민준", contents: String = "", board: Int = 1, type: PostType = .normal, anonymous: Bool = false, minutes: Int = 0) -> Post {
+    static func post(
+        _ id: Int, _ title: String, writer: String = "김민준", contents: String = "", board: Int = 1, type: PostType = .normal, anonymous: Bool = false,
+        minutes: Int = 0
+    ) -> Post {
         Post(
             postId: id, title: title, boardId: board, writer: Writer(displayName: writer), contents: contents,
             createdDateTime: SiteFixture.now.addingTimeInterval(TimeInterval(-86_400 * 3 + minutes * 60)), postType: type, isAnonymous: anonymous)

@@ -88,8 +88,10 @@ struct SearchTestCorpus {
     /// Queries of every kind: whole words, substrings (1–4 code points), several words, odd forms, misses.
     static func queries(count: Int, seed: UInt64, from documents: [SearchDocument]) -> [String] {
         var random = Random(state: seed)
-        var queries: [String] = ["서울", "울", "서울시", "ＳＥＯＵＬ", "seoul", "서울".decomposedStringWithCanonicalMapping, "café", "cafe", "e\u{301}",
-            "ΣΑΣ", "σας", "👍", "👨", "(주)", "주", "ﬁ", "fi", "1", "익명", "<img", "onerror=alert(1)>", "없는단어", "zzzq", "회의 서울", "a b c", "²"]
+        var queries: [String] = [
+            "서울", "울", "서울시", "ＳＥＯＵＬ", "seoul", "서울".decomposedStringWithCanonicalMapping, "café", "cafe", "e\u{301}",
+            "ΣΑΣ", "σας", "👍", "👨", "(주)", "주", "ﬁ", "fi", "1", "익명", "<img", "onerror=alert(1)>", "없는단어", "zzzq", "회의 서울", "a b c", "²",
+        ]
         while queries.count < count {
             let document = random.pick(documents)
             let source = random.pick([document.title, document.writer, document.contents, document.contents])

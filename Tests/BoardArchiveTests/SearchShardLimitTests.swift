@@ -27,7 +27,8 @@ import Testing
             }
             // The manifest grows by about 20 bytes per 2,048-post block; everything else a first query loads does
             // not depend on the archive's size, so 20k posts must leave the 100k headroom: 150 kB − 1 kB.
-            #expect(outcome.loadedBytes <= 149_000, "\(query)/\(target) loaded \(outcome.loadedBytes) bytes by kind \(kinds.sorted { $0.key < $1.key })")
+            #expect(
+                outcome.loadedBytes <= 149_000, "\(query)/\(target) loaded \(outcome.loadedBytes) bytes by kind \(kinds.sorted { $0.key < $1.key })")
             #expect(outcome.hits.count == (query == "없는단어" ? 0 : 31))
         }
     }
@@ -37,8 +38,11 @@ import Testing
     @Test func hugeContentsIsSplitAcrossFilesAndStillFound() throws {
         let line = String(repeating: "가나다라마바사 \"quote\" back\\slash\n", count: 60_000)  // about 2.4 MB escaped
         let documents = [
-            SearchDocument(postId: 1, boardId: 1, boardName: "b", title: "huge", writer: "w", contents: line + "끝말잇기", createdDateTime: Date(timeIntervalSince1970: 0)),
-            SearchDocument(postId: 2, boardId: 1, boardName: "b", title: "small", writer: "w", contents: "끝말", createdDateTime: Date(timeIntervalSince1970: 1)),
+            SearchDocument(
+                postId: 1, boardId: 1, boardName: "b", title: "huge", writer: "w", contents: line + "끝말잇기",
+                createdDateTime: Date(timeIntervalSince1970: 0)),
+            SearchDocument(
+                postId: 2, boardId: 1, boardName: "b", title: "small", writer: "w", contents: "끝말", createdDateTime: Date(timeIntervalSince1970: 1)),
         ]
         let files = try SearchIndexBuilder().makeSearchIndex(for: documents)
         #expect(files.values.allSatisfy { $0.count <= 1_000_000 })

@@ -41,7 +41,8 @@ import Testing
         let keywords = (Self.environment["BOARDARCHIVE_SEARCH_KEYWORDS"] ?? "").split(separator: "\t").map(String.init)
         let configuration = BuildConfiguration(
             now: now, timeZone: TimeZone(identifier: "Asia/Seoul") ?? .current, keywords: keywords, topKeywords: top)
-        let renderer = try TemplateRenderer.load(from: SiteFixture.templatesDirectory, strings: SiteStrings(language: .ko), clock: configuration.clock)
+        let renderer = try TemplateRenderer.load(
+            from: SiteFixture.templatesDirectory, strings: SiteStrings(language: .ko), clock: configuration.clock)
         let pages = PageContext(strings: SiteStrings(language: .ko), clock: configuration.clock)
         var indexFiles: [String: Data] = [:]
         func write(_ data: Data, _ path: String) throws {
@@ -59,7 +60,8 @@ import Testing
                 })
         let seconds = Date().timeIntervalSince(started)
         for path in SiteBuilder.assetPaths(in: SiteFixture.templatesDirectory.appendingPathComponent("assets")) {
-            try write(try Data(contentsOf: SiteFixture.templatesDirectory.appendingPathComponent("assets").appendingPathComponent(path)), "assets/" + path)
+            try write(
+                try Data(contentsOf: SiteFixture.templatesDirectory.appendingPathComponent("assets").appendingPathComponent(path)), "assets/" + path)
         }
         var measured: [[String: Any]] = []
         for pair in Self.queries {
@@ -69,7 +71,8 @@ import Testing
             measured.append([
                 "first": pair.first.0, "firstTarget": pair.first.1.rawValue, "firstBytes": first.loadedBytes, "firstFiles": first.loadedPaths.count,
                 "firstHits": first.hits.count, "later": pair.later.0, "laterTarget": pair.later.1.rawValue, "laterBytes": later.loadedBytes,
-                "laterFiles": later.loadedPaths.count, "laterHits": later.hits.count,
+                "laterFiles": later.loadedPaths.count, "laterHits": later.hits.count, "firstPaths": first.loadedPaths,
+                "laterPaths": later.loadedPaths,
             ])
         }
         let sizes: [String: Any] = [

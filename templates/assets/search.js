@@ -59,12 +59,14 @@
     return words;
   }
 
-  /* The plan of a normalised word: tokens (unigram or bigrams of whitespace-free pieces) and exactness. */
+  /* The plan of a normalised word: tokens (unigram, or bigrams covering whitespace-free pieces) and exactness. */
   function plan(word) {
     var tokens = {}, points = Array.from(word), piece = [];
     function flush() {
       if (piece.length === 1) { tokens[piece[0]] = true; }
-      for (var i = 1; i < piece.length; i++) { tokens[piece[i - 1] + piece[i]] = true; }
+      // Bigrams covering the piece: every other one plus the last (the candidates are verified anyway).
+      for (var i = 0; i + 1 < piece.length; i += 2) { tokens[piece[i] + piece[i + 1]] = true; }
+      if (piece.length > 1) { tokens[piece[piece.length - 2] + piece[piece.length - 1]] = true; }
       piece = [];
     }
     points.forEach(function (point) { if (WHITESPACE.test(point)) { flush(); } else { piece.push(point); } });

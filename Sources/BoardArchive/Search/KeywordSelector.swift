@@ -7,8 +7,10 @@
 /// "서울은" and "서울에서" both count as "서울". Frequency is the number of posts that contain the term.
 /// Ties are broken by the term's code points so the choice is deterministic.
 struct KeywordSelector {
-    static let particles = ["에서", "으로", "까지", "부터", "에게", "께서", "한테", "처럼", "보다", "마다",
-        "은", "는", "이", "가", "을", "를", "에", "의", "도", "로", "와", "과", "만"]
+    static let particles = [
+        "에서", "으로", "까지", "부터", "에게", "께서", "한테", "처럼", "보다", "마다",
+        "은", "는", "이", "가", "을", "를", "에", "의", "도", "로", "와", "과", "만",
+    ]
     static let stopWords: Set<String> = [
         "그리고", "그러나", "하지만", "그래서", "그런데", "또한", "있는", "있다", "있습니다", "없습니다", "합니다", "입니다", "했습니다",
         "됩니다", "하는", "하고", "해서", "대한", "위해", "위한", "이번", "저희", "우리", "그냥", "정말", "너무", "같은", "이런",
@@ -32,7 +34,8 @@ struct KeywordSelector {
             for term in terms { frequency[term, default: 0] += 1 }
         }
         let ranked = frequency.sorted { lhs, rhs in
-            lhs.value != rhs.value ? lhs.value > rhs.value : Array(lhs.key.unicodeScalars.map(\.value)).lexicographicallyPrecedes(rhs.key.unicodeScalars.map(\.value))
+            lhs.value != rhs.value
+                ? lhs.value > rhs.value : Array(lhs.key.unicodeScalars.map(\.value)).lexicographicallyPrecedes(rhs.key.unicodeScalars.map(\.value))
         }
         return ranked.prefix(count).map { ($0.key, $0.value) }
     }

@@ -63,7 +63,9 @@ public struct SearchIndexBuilder: Sendable {
                     "keywords",
                     .array(
                         keywords.map {
-                            .array([.string(TextNormalizer.normalizedQueryWords($0.keyword).joined(separator: " ")), .string($0.path), .int($0.count)])
+                            .array([
+                                .string(TextNormalizer.normalizedQueryWords($0.keyword).joined(separator: " ")), .string($0.path), .int($0.count),
+                            ])
                         })
                 ),
             ])

@@ -3,7 +3,7 @@ public struct SearchIndexConfiguration: Sendable, Equatable {
     /// Posts per block (default 2,048). Blocks hold consecutive posts in chronological order, so a new post
     /// changes only the newest block's files; notices have their own blocks.
     public var blockSize: Int
-    /// The size a posting shard aims at, in bytes (default 12,000); a block gets the power-of-two number of
+    /// The size a posting shard aims at, in bytes (default 6,000); a block gets the power-of-two number of
     /// token-hash buckets that brings its average posting shard under this size.
     public var postingShardTargetBytes: Int
     /// Posts per metadata shard (default 32): title, writer, board, date and counts of a run of posts.
@@ -17,10 +17,11 @@ public struct SearchIndexConfiguration: Sendable, Equatable {
     public var maximumFileBytes: Int
 
     public init(
-        blockSize: Int = 2_048, postingShardTargetBytes: Int = 12_000, metaShardSize: Int = 32, contentsShardTargetBytes: Int = 8_000,
+        blockSize: Int = 2_048, postingShardTargetBytes: Int = 6_000, metaShardSize: Int = 32, contentsShardTargetBytes: Int = 8_000,
         directoryShardTargetBytes: Int = 4_000, maximumFileBytes: Int = 1_000_000
     ) {
-        precondition(blockSize > 0 && metaShardSize > 0 && postingShardTargetBytes > 0 && contentsShardTargetBytes > 0 && directoryShardTargetBytes > 0)
+        precondition(
+            blockSize > 0 && metaShardSize > 0 && postingShardTargetBytes > 0 && contentsShardTargetBytes > 0 && directoryShardTargetBytes > 0)
         precondition(maximumFileBytes >= 4_096, "the file cap must leave room for one contents piece")
         self.blockSize = blockSize
         self.postingShardTargetBytes = postingShardTargetBytes

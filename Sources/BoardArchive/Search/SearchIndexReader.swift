@@ -24,7 +24,7 @@ public final class SearchIndexReader {
     public struct Outcome: Sendable {
         /// The posts found, in listing order, at most `limit` of them.
         public var hits: [Hit]
-        /// Whether the search stopped at `limit` before looking at every block.
+        /// Whether the search stopped at `limit` before looking at every candidate (there may be more hits).
         public var stoppedEarly: Bool
         /// The index files this query loaded that earlier queries had not, in load order.
         public var loadedPaths: [String]
@@ -65,7 +65,9 @@ public final class SearchIndexReader {
             return (id, name)
         }
         keywords = ((object["keywords"] as? [[Any]]) ?? []).compactMap { entry in
-            guard entry.count == 3, let keyword = entry[0] as? String, let path = entry[1] as? String, let count = entry[2] as? Int else { return nil }
+            guard entry.count == 3, let keyword = entry[0] as? String, let path = entry[1] as? String, let count = entry[2] as? Int else {
+                return nil
+            }
             return (keyword, path, count)
         }
         cache[SearchIndexBuilder.manifestPath] = manifest.json
@@ -90,7 +92,12 @@ public final class SearchIndexReader {
             // The newest block is searched straight away; when it does not fill the page, the directory names
             // the blocks that hold every token of every word, and the others are skipped.
             var allowed: Set<Int>? = nil
+            // Like search.js, stop as soon as `limit` hits are found, before loading anything more.
             blockLoop: for (blockIndex, block) in blocks.enumerated() {
+                if let limit, hits.count >= limit {
+                    stoppedEarly = true
+                    break
+                }
                 if blockIndex == 1 {
                     for plan in plans {
                         for token in plan.tokens {
@@ -102,11 +109,11 @@ public final class SearchIndexReader {
                 if let allowed, !allowed.contains(SearchIndexBuilder.blockNumber(block.id)) { continue }
                 let matcher = try BlockMatcher(reader: self, block: block, plans: plans, target: target, boardId: boardId)
                 for position in matcher.candidates {
-                    guard let contentsCandidate = try matcher.matches(position) else { continue }
-                    if let limit, hits.count == limit {
+                    if let limit, hits.count >= limit {
                         stoppedEarly = true
                         break blockLoop
                     }
+                    guard let contentsCandidate = try matcher.matches(position) else { continue }
                     hits.append(Hit(blockId: block.id, position: position, blockIndex: blockIndex, contentsCandidate: contentsCandidate))
                 }
             }
@@ -224,7 +231,9 @@ public final class SearchIndexReader {
 
     private static func parse(path: String, load: (String) -> Data?) throws -> (json: Any, bytes: Int) {
         guard let data = load(path) else { throw SearchIndexError(path: path, reason: .missingFile) }
-        guard let (_, json) = SearchScript.unwrap(data) else { throw SearchIndexError(path: path, reason: .malformedFile(detail: "not a loader script")) }
+        guard let (_, json) = SearchScript.unwrap(data) else {
+            throw SearchIndexError(path: path, reason: .malformedFile(detail: "not a loader script"))
+        }
         do {
             return (try JSONSerialization.jsonObject(with: json, options: [.fragmentsAllowed]), data.count)
         } catch {

@@ -2,7 +2,8 @@ import Foundation
 import Logging
 
 /// Renders one page: template name, page context, relative root, title, extra scripts → HTML.
-typealias SearchPageRenderer = (_ template: String, _ context: [String: Any], _ relativeRoot: String, _ title: String, _ scripts: [String]) throws -> String
+typealias SearchPageRenderer = (_ template: String, _ context: [String: Any], _ relativeRoot: String, _ title: String, _ scripts: [String]) throws ->
+    String
 
 /// The search phase of the site build: the sharded index under `search/`, `search.html`, and the keyword pages.
 ///
@@ -47,7 +48,9 @@ struct SearchPhase: Sendable {
 
     /// Runs the phase on posts in memory, writing each file through `write(bytes, relativePath)`.
     @discardableResult
-    func run(posts: [Post], boards: [Board], pages: PageContext, write: (Data, String) throws -> Void, renderPage: SearchPageRenderer) throws -> Report {
+    func run(posts: [Post], boards: [Board], pages: PageContext, write: (Data, String) throws -> Void, renderPage: SearchPageRenderer) throws
+        -> Report
+    {
         let strings = SearchStrings(language: configuration.language)
         let anonymous = pages.strings["anonymous"]
         let names = Dictionary(boards.map { ($0.boardId, $0.displayName) }, uniquingKeysWith: { first, _ in first })
@@ -89,7 +92,8 @@ struct SearchPhase: Sendable {
             throw BuildError(phase: .search, underlying: error)
         }
         logger.debug(
-            "Built search", metadata: ["indexFiles": "\(report.indexFiles)", "indexBytes": "\(report.indexBytes)", "keywordPages": "\(report.keywordPages)"])
+            "Built search",
+            metadata: ["indexFiles": "\(report.indexFiles)", "indexBytes": "\(report.indexBytes)", "keywordPages": "\(report.keywordPages)"])
         return report
     }
 

@@ -69,7 +69,9 @@ extension SearchIndexReader {
                 var matched = false
                 for field in fields where candidateSets[index][field.rawValue].contains(position) {
                     if field == .contents { contentsCandidate = true }
-                    if try plan.exact || TextNormalizer.scalarsContain(reader.normalizedText(of: field, blockIndex: blockIndex, position: position), plan.word) {
+                    if try plan.exact
+                        || TextNormalizer.scalarsContain(reader.normalizedText(of: field, blockIndex: blockIndex, position: position), plan.word)
+                    {
                         matched = true
                         break
                     }
@@ -77,7 +79,9 @@ extension SearchIndexReader {
                 if !matched { return nil }
             }
             if !contentsCandidate {
-                contentsCandidate = plans.indices.contains { fields.contains(.contents) && candidateSets[$0][SearchField.contents.rawValue].contains(position) }
+                contentsCandidate = plans.indices.contains {
+                    fields.contains(.contents) && candidateSets[$0][SearchField.contents.rawValue].contains(position)
+                }
             }
             return contentsCandidate
         }
