@@ -38,13 +38,15 @@ enum SiteLinkChecker {
     }
 
     static func issue(with value: String, attribute: String, on page: String, files: Set<String>) -> String? {
-        let lowered = value.lowercased()
         if value.isEmpty { return "empty" }
         if value.hasPrefix("/") { return "absolute path" }
-        if lowered.contains(":") { return "has a scheme (network or script URL)" }
+        let path = String(value.prefix { $0 != "?" && $0 != "#" })
+        if path.contains(":") { return "has a scheme (network or script URL)" }
         if value.hasSuffix("/") { return "directory link" }
-        if value.contains("#") || value.contains("?") { return "fragment or query" }
-        let resolved = resolve(value, from: page)
+        if value.contains("#") { return "fragment" }
+        // A query is part of the URL contract for the search page only (search.html?q=…&target=…&board=…).
+        if let mark = value.firstIndex(of: "?"), !value[..<mark].hasSuffix("search.html") { return "query on a page other than search.html" }
+        let resolved = resolve(path, from: page)
         guard let resolved else { return "escapes the site" }
         if attribute == "action" { return resolved == SitePaths.search ? nil : "form does not target search.html" }
         return files.contains(resolved) ? nil : "no such file (\(resolved))"

@@ -9,9 +9,7 @@ import Logging
 //   4. boards    per board (streamed, one board in memory at a time): board pages + post pages, rendered
 //                in parallel in a task group
 //   5. home      `index.html` from the board summaries gathered in 4
-//   6. search    ← the search phase is called here, between `home` and `publish`, for example:
-//                    try SearchPhase(configuration: configuration, logger: logger)
-//                        .run(store: store, boards: boards, output: output, renderer: renderer, pages: pages)
+//   6. search    `SearchPhase.run(store:boards:output:renderer:pages:)`, between `home` and `publish`.
 //                  It writes `search.html`, `search/…` and `keywords/…` through `output.write(_:to:)`,
 //                  renders pages with `renderer.renderPage(template:context:relativeRoot:title:scripts:)`
 //                  and rows with `pages.row(for:root:)` + the `partials/post-row` partial.
@@ -63,7 +61,14 @@ public struct SiteBuilder: Sendable {
             }
             let home = try renderer.renderPage(template: "home", context: pages.home(summaries), relativeRoot: "", title: strings["home"])
             try output.write(home, to: SitePaths.home)
-            // Search phase: see the comment at the top of this file.
+            do {
+                let search = try SearchPhase(configuration: configuration, logger: logger)
+                    .run(store: store, boards: boards, output: output, renderer: renderer, pages: pages)
+                logger.debug(
+                    "Built search", metadata: ["indexFiles": "\(search.indexFiles)", "indexBytes": "\(search.indexBytes)", "keywordPages": "\(search.keywordPages)"])
+            } catch {
+                throw BuildError(phase: .search, underlying: error)
+            }
             let report = try publisher.publish(output)
             logger.info(
                 "Built site",
