@@ -22,6 +22,8 @@ TIME_ZONE_NAME = "Asia/Seoul"
 TIME_ZONE = ZoneInfo(TIME_ZONE_NAME)
 ANONYMOUS_LABEL = "익명"
 XSS_TITLE = "<img src=x onerror=alert(1)>"
+# Extra --keyword pages of the keyword site: the XSS title's word, two words, and mixed case.
+KEYWORDS = ("onerror", "서울 모임", "Swift")
 
 
 def file_url(path: Path, **params: str) -> str:
@@ -116,6 +118,12 @@ class Archive:
                 found.add(post.post_id)
         return found
 
+    def in_listing_order(self, post_ids) -> list[int]:
+        """`post_ids` in the order every listing uses: notices first, then newest first, ties by postId descending."""
+        posts = [self.posts[post_id] for post_id in post_ids]
+        posts.sort(key=lambda post: (post.post_type != "notice", -post.created_at, -post.post_id))
+        return [post.post_id for post in posts]
+
     def created_on(self, day: dt.date) -> set[int]:
         """The posts created on `day` in the archive's time zone."""
         return {post.post_id for post in self.posts.values() if local_day(post.created_at) == day}
@@ -135,6 +143,30 @@ return Array.from(document.querySelectorAll('[data-post-id]')).map(function (row
   };
 });
 """
+
+
+# Every <mark> of every row, by cell: title link, snippet, writer; and the plain text of those cells.
+MARKS_SCRIPT = """
+return Array.from(document.querySelectorAll('tr[data-post-id]')).map(function (row) {
+  function marks(selector) {
+    var node = row.querySelector(selector);
+    return node ? Array.from(node.querySelectorAll('mark')).map(function (m) { return m.textContent; }) : null;
+  }
+  function text(selector) { var node = row.querySelector(selector); return node ? node.textContent : null; }
+  return {
+    id: parseInt(row.getAttribute('data-post-id'), 10),
+    title: text('.post-title a'), titleMarks: marks('.post-title a'),
+    snippet: text('.search-snippet'), snippetMarks: marks('.search-snippet'),
+    writer: text('.post-writer'), writerMarks: marks('.post-writer'),
+    elementsInLink: row.querySelectorAll('.post-title a *:not(mark)').length
+  };
+});
+"""
+
+
+def count_occurrences(text: str, word: str) -> int:
+    """Non-overlapping occurrences of the normalised `word` in the normalised `text`."""
+    return normalize(text).count(normalize(word)) if word else 0
 
 
 def listing_rows(driver) -> list[dict]:
