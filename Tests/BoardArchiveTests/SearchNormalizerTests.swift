@@ -3,8 +3,9 @@ import Testing
 
 @testable import BoardArchive
 
-/// The normaliser agrees with the browser's `s.normalize('NFKC').replace(/Σ/g, 'σ').toLowerCase()` on every case
-/// here; `search-normalizer-cases.json` holds the same table for the browser test.
+/// The normaliser's cases. Chromium's `BoardArchiveSearch.normalize` (search.js: `s.normalize('NFKC')
+/// .replace(/Σ/g, 'σ').toLowerCase()`) gives the same code points for every one of them (checked by hand in
+/// Chromium 156; `Benchmarks/search/engine-check.js` runs the whole engine against the oracle under Node).
 @Suite struct SearchNormalizerTests {
     static let cases: [(input: String, expected: String)] = [
         ("서울".decomposedStringWithCanonicalMapping, "서울"),
