@@ -130,9 +130,13 @@ import Testing
         #expect(KeywordSelector.term(of: word) == term)
     }
 
-    @Test(arguments: ["a", "12", "---", "|", "https://example.com", "그리고", "the", "😀😀"])
+    @Test(arguments: ["a", "12", "---", "|", "https://example.com", "그리고", "the", "😀😀", "javascript:alert(1", "onerror=alert(1)", "a<b"])
     func nonTermsAreDropped(word: String) {
         #expect(KeywordSelector.term(of: word) == nil)
+    }
+
+    @Test func searchLinksEncodeEveryReservedCharacter() {
+        #expect(KeywordPageWriter.queryValue("서울 a:b&c=d?e/f#g") == "%EC%84%9C%EC%9A%B8%20a%3Ab%26c%3Dd%3Fe%2Ff%23g")
     }
 
     @Test func topTermsCountPostsNotOccurrences() {

@@ -25,8 +25,6 @@ struct KeywordPageWriter {
         let title = strings["keywordTitle"].replacingOccurrences(of: "{keyword}", with: keyword)
         for page in 1...pagination.pageCount {
             let rows = postIds[pagination.range(ofPage: page)].compactMap { postsById[$0] }.map { row(for: $0, highlighter: highlighter) }
-            var searchQuery = URLComponents()
-            searchQuery.queryItems = [URLQueryItem(name: "q", value: keyword), URLQueryItem(name: "target", value: "all")]
             let context: [String: Any] = [
                 "t": strings.table,
                 "keyword": keyword,
@@ -37,13 +35,21 @@ struct KeywordPageWriter {
                 "page": page,
                 "pageCount": pagination.pageCount,
                 "pager": pagination.pageCount > 1 ? pager(slug: slug, pagination: pagination, page: page) : false,
-                "searchHref": "../search.html" + (searchQuery.percentEncodedQuery.map { "?" + $0 } ?? ""),
+                "searchHref": "../search.html?q=" + Self.queryValue(keyword) + "&target=all",
             ]
             let pageTitle = page == 1 ? title : "\(title) (\(pages.strings.pageOf(page, pagination.pageCount)))"
             let html = try renderPage("keyword", context, "../", pageTitle, [])
             try write(Data(html.utf8), "keywords/" + Self.fileName(slug: slug, page: page))
         }
         return pagination.pageCount
+    }
+
+    /// `value` percent-encoded for a query string the way JavaScript's `encodeURIComponent` does: everything but
+    /// `A-Z a-z 0-9 - _ . ! ~ * ' ( )` is encoded, and `:` too, so no text of a post can look like a URL scheme.
+    static func queryValue(_ value: String) -> String {
+        var allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.~")
+        allowed.remove(charactersIn: ":")
+        return value.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
     }
 
     /// A post row with highlight parts: the keys of `PageContext.row` plus `titleParts`, `writerParts`

@@ -1,8 +1,8 @@
 /// Chooses the archive's most frequent terms for keyword pages, and names their pages.
 ///
 /// A term is a whitespace-separated word of a post's title or contents, normalised (NFKC, lowercase), with
-/// leading and trailing punctuation and symbols removed. It needs at least two code points and one letter,
-/// is not a URL, and is not a stop word. Korean words lose one trailing particle (은/는/이/가/을/를/에/에서/
+/// leading and trailing punctuation and symbols removed. It needs at least two code points and one letter, is
+/// made of letters and digits only (so `javascript:alert(1` or a URL is not a keyword), and is not a stop word. Korean words lose one trailing particle (은/는/이/가/을/를/에/에서/
 /// 의/도/로/으로/와/과/까지/부터/에게/께서/한테/처럼/보다/마다/만) when at least two syllables remain, so
 /// "서울은" and "서울에서" both count as "서울". Frequency is the number of posts that contain the term.
 /// Ties are broken by the term's code points so the choice is deterministic.
@@ -53,7 +53,8 @@ struct KeywordSelector {
             }
         }
         let final = Array(term.unicodeScalars)
-        guard final.count >= 2, final.contains(where: { $0.properties.isAlphabetic }), !term.contains("://"), !term.hasPrefix("www."),
+        guard final.count >= 2, final.contains(where: { $0.properties.isAlphabetic }),
+            final.allSatisfy({ $0.properties.isAlphabetic || $0.properties.numericType != nil || $0.properties.generalCategory == .nonspacingMark }),
             !stopWords.contains(term)
         else { return nil }
         return term
