@@ -3,6 +3,7 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 scripts/bootstrap.sh --browser
+swift format lint --recursive --strict Sources Tests Package.swift
 swift build --build-tests
 swift test --skip-build
 .venv/bin/python -m pytest -q Tests/Browser

@@ -76,8 +76,10 @@ struct FixtureAPICommand: AsyncParsableCommand {
         where !(0...1).contains(rate) {
             throw ValidationError("\(name) must be between 0 and 1, got \(rate).")
         }
-        for (name, count) in [("--latency-ms", latencyMs), ("--error-burst", errorBurst), ("--retry-after", retryAfter),
-                              ("--drift-insert", driftInsert), ("--drift-delete", driftDelete), ("--port", port)]
+        for (name, count) in [
+            ("--latency-ms", latencyMs), ("--error-burst", errorBurst), ("--retry-after", retryAfter),
+            ("--drift-insert", driftInsert), ("--drift-delete", driftDelete), ("--port", port),
+        ]
         where count < 0 {
             throw ValidationError("\(name) must not be negative, got \(count).")
         }

@@ -20,7 +20,8 @@ extension FixtureDataset {
         posts.reserveCapacity(boardCount * perBoard)
         for boardIndex in 0..<boardCount {
             let board = Board(
-                boardId: 10_001 + boardIndex, displayName: "\(GeneratedText.boardNames[boardIndex % GeneratedText.boardNames.count]) \(boardIndex + 1)",
+                boardId: 10_001 + boardIndex,
+                displayName: "\(GeneratedText.boardNames[boardIndex % GeneratedText.boardNames.count]) \(boardIndex + 1)",
                 boardType: "normal", isFavorite: boardIndex == 0, hasNewPost: perBoard > 0, orderNo: boardIndex + 1,
                 capability: .init(writable: true, manageable: boardIndex % 3 == 0))
             boardList.append(board)

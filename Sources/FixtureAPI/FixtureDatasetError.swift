@@ -28,7 +28,8 @@ public struct FixtureDatasetError: Error, Equatable, Sendable, LocalizedError {
         case .unreadable(let detail):
             return "Cannot read the fixture dataset \(path): \(Self.trimmed(detail)). Check the path given to --data."
         case .malformed(let detail):
-            return "The fixture dataset \(path) is not valid: \(detail). Expected {\"referenceDate\", \"boards\", \"posts\"} in the API's JSON shapes."
+            return
+                "The fixture dataset \(path) is not valid: \(detail). Expected {\"referenceDate\", \"boards\", \"posts\"} in the API's JSON shapes."
         case .inconsistent(let detail):
             return "The fixture dataset \(path) is inconsistent: \(detail). Fix the file so ids are unique and every post names a listed board."
         case .missingResource:

@@ -42,7 +42,8 @@ enum CommandRunner {
         process.waitUntilExit()
         while !errData.isSet { usleep(1_000) }
         return Result(
-            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData.value, as: UTF8.self))
+            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData.value, as: UTF8.self))
     }
 
     /// A running `boardarchive fixture-api`, stopped with `stop()`.

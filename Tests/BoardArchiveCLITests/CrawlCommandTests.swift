@@ -47,7 +47,8 @@ struct CrawlCommandTests {
     @Test func aTokenFileWorksAndARefusedTokenExitsWith77() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let server = try CommandRunner.Background(["fixture-api", "--port", "0", "--token-env", "FIXTURE_TOKEN"], environment: ["FIXTURE_TOKEN": Self.token])
+        let server = try CommandRunner.Background(
+            ["fixture-api", "--port", "0", "--token-env", "FIXTURE_TOKEN"], environment: ["FIXTURE_TOKEN": Self.token])
         defer { server.stop() }
         let tokenFile = folder.appendingPathComponent("token")
         try Data((Self.token + "\n").utf8).write(to: tokenFile)

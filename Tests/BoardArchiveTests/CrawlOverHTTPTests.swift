@@ -46,7 +46,9 @@ struct CrawlOverHTTPTests {
     @Test func theStoreHoldsExactlyTheDataset() async throws {
         let store = try ArchiveStore.inMemory()
         let (report, dataset) = try await withServer { server, transport in
-            let report = try await Crawler(configuration: try configuration(server), transport: transport, store: store, logger: CapturedLogs().logger()).run()
+            let report = try await Crawler(
+                configuration: try configuration(server), transport: transport, store: store, logger: CapturedLogs().logger()
+            ).run()
             return (report, await server.dataset)
         }
         try expectStoreHolds(dataset, store: store)
@@ -61,7 +63,9 @@ struct CrawlOverHTTPTests {
         let store = try ArchiveStore.inMemory()
         let faults = FixtureFaults(failureRate: 0.2, tooManyRequestsEvery: 10, retryAfterSeconds: 1, seed: 42)
         let (report, dataset, statuses) = try await withServer(faults: faults) { server, transport in
-            let report = try await Crawler(configuration: try configuration(server), transport: transport, store: store, logger: CapturedLogs().logger()).run()
+            let report = try await Crawler(
+                configuration: try configuration(server), transport: transport, store: store, logger: CapturedLogs().logger()
+            ).run()
             return (report, await server.dataset, await server.statusCounts)
         }
         try expectStoreHolds(dataset, store: store)
@@ -74,7 +78,9 @@ struct CrawlOverHTTPTests {
         let store = try ArchiveStore.inMemory()
         let faults = FixtureFaults(dropConnectionRate: 0.15, truncatedJSONRate: 0.15, seed: 7)
         let (report, dataset, dropped, truncated) = try await withServer(faults: faults) { server, transport in
-            let report = try await Crawler(configuration: try configuration(server), transport: transport, store: store, logger: CapturedLogs().logger()).run()
+            let report = try await Crawler(
+                configuration: try configuration(server), transport: transport, store: store, logger: CapturedLogs().logger()
+            ).run()
             return (report, await server.dataset, await server.droppedConnectionCount, await server.truncatedResponseCount)
         }
         try expectStoreHolds(dataset, store: store)
@@ -90,7 +96,9 @@ struct CrawlOverHTTPTests {
         let faults = FixtureFaults(offsetDrift: .init(boardId: 28_479, insert: insert, delete: delete))
         let (report, final, original) = try await withServer(faults: faults) { server, transport in
             let original = await server.dataset
-            let report = try await Crawler(configuration: try configuration(server), transport: transport, store: store, logger: CapturedLogs().logger()).run()
+            let report = try await Crawler(
+                configuration: try configuration(server), transport: transport, store: store, logger: CapturedLogs().logger()
+            ).run()
             return (report, await server.dataset, original)
         }
         try expectStoreHolds(final, store: store)
@@ -110,7 +118,8 @@ struct CrawlOverHTTPTests {
         let store = try ArchiveStore(path: folder.path("archive.sqlite"))
         await #expect {
             try await withServer(faults: FixtureFaults(unauthorizedAfter: 4)) { server, transport in
-                _ = try await Crawler(configuration: try configuration(server), transport: transport, store: store, logger: CapturedLogs().logger()).run()
+                _ = try await Crawler(configuration: try configuration(server), transport: transport, store: store, logger: CapturedLogs().logger())
+                    .run()
             }
         } throws: { error in
             (error as? CrawlError)?.reason == .unauthorized && (error as? CrawlError)?.localizedDescription.contains("401") == true

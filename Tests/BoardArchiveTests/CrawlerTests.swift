@@ -41,7 +41,8 @@ struct CrawlerTests {
             }
             let parts = url.path.split(separator: "/")
             guard let boardId = Int(parts[parts.count - 2]), let list = posts.withLock({ $0[boardId] }) else { return HTTPResponse(status: 404) }
-            let query = Dictionary(uniqueKeysWithValues: (URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []).map { ($0.name, $0.value ?? "") })
+            let query = Dictionary(
+                uniqueKeysWithValues: (URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []).map { ($0.name, $0.value ?? "") })
             let offset = Int(query["offset"] ?? "") ?? 0
             let limit = Int(query["limit"] ?? "") ?? 30
             let slice = Array(list.dropFirst(offset).prefix(min(limit, cap)))
@@ -50,7 +51,14 @@ struct CrawlerTests {
         }
     }
 
-    static let base = URL(string: "http://api.test/api/v2")!
+    /// The base URL of the in-memory API (a literal that always parses; built from components to avoid a force unwrap).
+    static let base: URL = {
+        var components = URLComponents()
+        components.scheme = "http"
+        components.host = "api.test"
+        components.path = "/api/v2"
+        return components.url ?? URL(fileURLWithPath: "/")
+    }()
 
     func crawl(_ api: MemoryAPI, store: ArchiveStore, pageSize: Int = 30, logs: CapturedLogs = CapturedLogs()) async throws -> CrawlReport {
         let configuration = CrawlConfiguration(api: Self.base, token: try #require(APIToken(testToken)), pageSize: pageSize, retryPolicy: fastRetries)
@@ -102,7 +110,8 @@ struct CrawlerTests {
     }
 
     @Test func persistentFailureStopsWithTheRequestAndAttemptsNamed() async throws {
-        let api = MemoryAPI(boards: [Board(boardId: 7, displayName: "b", orderNo: 1)], posts: [7: (1...40).map { makePost($0, board: 7) }]) { _, url in
+        let api = MemoryAPI(boards: [Board(boardId: 7, displayName: "b", orderNo: 1)], posts: [7: (1...40).map { makePost($0, board: 7) }]) {
+            _, url in
             url.query?.contains("offset=29") == true ? HTTPResponse(status: 503) : nil
         }
         await #expect {

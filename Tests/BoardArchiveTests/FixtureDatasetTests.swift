@@ -59,7 +59,9 @@ struct FixtureDatasetTests {
     @Test func demoCarriesHostileContentForTheRenderer() throws {
         let demo = try FixtureDataset.bundledDemo()
         #expect(demo.posts.contains { $0.title == "<img src=x onerror=alert(1)>" })
-        for payload in ["<script>alert(1)</script>", "<a href=\"javascript:alert(1)\">x</a>", "[click](javascript:alert(1))", "<img src=x onerror=alert(2)>"] {
+        for payload in [
+            "<script>alert(1)</script>", "<a href=\"javascript:alert(1)\">x</a>", "[click](javascript:alert(1))", "<img src=x onerror=alert(2)>",
+        ] {
             #expect(demo.posts.contains { $0.contents.contains(payload) }, "no body with \(payload)")
         }
         #expect(demo.posts.contains { $0.writer.displayName.contains("<b>") })
@@ -90,12 +92,18 @@ struct FixtureDatasetTests {
     @Test(arguments: [
         ("{\"boards\": [], \"posts\": 3}", "posts"),
         ("{\"referenceDate\": \"2026-01-15 12:00\", \"boards\": [], \"posts\": []}", "referenceDate"),
-        (#"{"boards": [{"boardId": 1, "displayName": "a", "orderNo": 1}], "posts": [{"postId": 5, "title": "t", "boardId": 1, "writer": {"displayName": "w"}, "createdDateTime": "2026-01-15T12:00:00.000Z"}]}"#,
-         "posts[0].createdDateTime"),
-        (#"{"boards": [{"boardId": 1, "displayName": "a", "orderNo": 1}], "posts": [{"postId": 5, "title": "t", "boardId": 2, "writer": {"displayName": "w"}, "createdDateTime": "2026-01-15T12:00:00Z"}]}"#,
-         "board 2"),
-        (#"{"boards": [{"boardId": 1, "displayName": "a", "orderNo": 1}], "posts": [{"postId": 5, "title": "t", "boardId": 1, "writer": {"displayName": "w"}, "createdDateTime": "2026-01-15T12:00:00Z"}, {"postId": 5, "title": "u", "boardId": 1, "writer": {"displayName": "w"}, "createdDateTime": "2026-01-15T12:00:00Z"}]}"#,
-         "post id 5 appears twice"),
+        (
+            #"{"boards": [{"boardId": 1, "displayName": "a", "orderNo": 1}], "posts": [{"postId": 5, "title": "t", "boardId": 1, "writer": {"displayName": "w"}, "createdDateTime": "2026-01-15T12:00:00.000Z"}]}"#,
+            "posts[0].createdDateTime"
+        ),
+        (
+            #"{"boards": [{"boardId": 1, "displayName": "a", "orderNo": 1}], "posts": [{"postId": 5, "title": "t", "boardId": 2, "writer": {"displayName": "w"}, "createdDateTime": "2026-01-15T12:00:00Z"}]}"#,
+            "board 2"
+        ),
+        (
+            #"{"boards": [{"boardId": 1, "displayName": "a", "orderNo": 1}], "posts": [{"postId": 5, "title": "t", "boardId": 1, "writer": {"displayName": "w"}, "createdDateTime": "2026-01-15T12:00:00Z"}, {"postId": 5, "title": "u", "boardId": 1, "writer": {"displayName": "w"}, "createdDateTime": "2026-01-15T12:00:00Z"}]}"#,
+            "post id 5 appears twice"
+        ),
         ("not json", "bad.json"),
     ])
     func loadingABadFileNamesTheFileAndTheProblem(json: String, expected: String) throws {

@@ -92,7 +92,8 @@ struct ModelDecodingTests {
     }
 
     @Test func unknownPostTypeReadsAsNormalAndKeepsTheRawValue() throws {
-        let json = #"{"postId": 1, "title": "t", "boardId": 1, "writer": {"displayName": "w"}, "createdDateTime": "2024-01-02T03:04:05Z", "postType": "poll"}"#
+        let json =
+            #"{"postId": 1, "title": "t", "boardId": 1, "writer": {"displayName": "w"}, "createdDateTime": "2024-01-02T03:04:05Z", "postType": "poll"}"#
         let post = try JSONDecoder().decode(Post.self, from: Data(json.utf8))
         #expect(post.postType == .normal)
         #expect(post.unknownPostType == "poll")

@@ -17,7 +17,8 @@ public final class AsyncHTTPTransport: HTTPTransport {
     public init(connectTimeout: Duration = .seconds(10), readTimeout: Duration = .seconds(30), maxBodyBytes: Int = 64 << 20) {
         var configuration = HTTPClient.Configuration()
         configuration.timeout.connect = .milliseconds(Int64(connectTimeout.components.seconds * 1_000))
-        configuration.timeout.read = .milliseconds(max(1, Int64(readTimeout.components.seconds * 1_000) + readTimeout.components.attoseconds / 1_000_000_000_000_000))
+        configuration.timeout.read = .milliseconds(
+            max(1, Int64(readTimeout.components.seconds * 1_000) + readTimeout.components.attoseconds / 1_000_000_000_000_000))
         configuration.redirectConfiguration = .follow(max: 3, allowCycles: false)
         configuration.decompression = .enabled(limit: .ratio(20))
         // The client's own retry policy decides about failed connections; AHC would otherwise keep re-dialling a

@@ -65,7 +65,8 @@ public struct SiteBuilder: Sendable {
                 let search = try SearchPhase(configuration: configuration, logger: logger)
                     .run(store: store, boards: boards, output: output, renderer: renderer, pages: pages)
                 logger.debug(
-                    "Built search", metadata: ["indexFiles": "\(search.indexFiles)", "indexBytes": "\(search.indexBytes)", "keywordPages": "\(search.keywordPages)"])
+                    "Built search",
+                    metadata: ["indexFiles": "\(search.indexFiles)", "indexBytes": "\(search.indexBytes)", "keywordPages": "\(search.keywordPages)"])
             } catch {
                 throw BuildError(phase: .search, underlying: error)
             }

@@ -21,11 +21,12 @@ extension ArchiveStore {
     /// retries running out), provided it crawled the same API with the same page size.
     func beginRun(api: String, pageSize: Int, at date: Date) throws -> (runId: Int64, resumed: Bool) {
         try write { db in
-            if let row = try Row.fetchOne(db, sql: "SELECT runId, api, pageSize FROM crawl_run WHERE status IN ('running', 'failed') ORDER BY runId DESC LIMIT 1"),
+            if let row = try Row.fetchOne(
+                db, sql: "SELECT runId, api, pageSize FROM crawl_run WHERE status IN ('running', 'failed') ORDER BY runId DESC LIMIT 1"),
                 (row["api"] as String) == api, (row["pageSize"] as Int) == pageSize
             {
                 try db.execute(sql: "UPDATE crawl_run SET status = 'running' WHERE runId = ?", arguments: [row["runId"] as Int64])
-            return (row["runId"], true)
+                return (row["runId"], true)
             }
             try db.execute(sql: "UPDATE crawl_run SET status = 'abandoned' WHERE status IN ('running', 'failed')")
             try db.execute(
@@ -88,7 +89,9 @@ extension ArchiveStore {
     /// Where a board stands in a run: nil when it has not started.
     func crawlState(ofBoard board: Int, run: Int64) throws -> BoardCrawlState? {
         try read { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT status, passes FROM board_crawl WHERE runId = ? AND boardId = ?", arguments: [run, board])
+            guard
+                let row = try Row.fetchOne(
+                    db, sql: "SELECT status, passes FROM board_crawl WHERE runId = ? AND boardId = ?", arguments: [run, board])
             else { return nil }
             let pass = max(row["passes"] as Int, 1)
             let last = try Row.fetchOne(

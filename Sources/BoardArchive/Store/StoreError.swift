@@ -24,7 +24,8 @@ public struct StoreError: Error, Equatable, Sendable, LocalizedError {
         case .query(let detail):
             return "The archive store \(location) failed a query (\(detail))."
         case .newerSchema(let found, let supported):
-            return "The archive store \(location) has schema version \(found), newer than this boardarchive supports (\(supported)); upgrade boardarchive."
+            return
+                "The archive store \(location) has schema version \(found), newer than this boardarchive supports (\(supported)); upgrade boardarchive."
         }
     }
 }
