@@ -510,7 +510,7 @@
     row.appendChild(element('td', 'post-comments', String(record[5])));
     var attachmentCell = element('td', 'post-attachment');
     if (record[6] > 0) {
-      var marker = element('span', 'attachment-marker', '\ud83d\udcce');
+      var marker = element('span', 'attachment-marker');
       marker.title = text('attachment');
       marker.setAttribute('role', 'img');
       marker.setAttribute('aria-label', text('attachment'));
