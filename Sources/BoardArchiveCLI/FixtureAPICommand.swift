@@ -38,8 +38,11 @@ struct FixtureAPICommand: AsyncParsableCommand {
     @Option(help: "Delay before every answer, in milliseconds.")
     var latencyMs: Int = 0
 
-    @Option(help: "Probability (0-1) of answering 500 or 503.")
+    @Option(help: "Probability (0-1) of answering a --failure-status.")
     var failureRate: Double = 0
+
+    @Option(help: "A status the --failure-rate failures answer with (repeatable; default 500 and 503).")
+    var failureStatus: [Int] = []
 
     @Option(help: "The first N requests for each path and query answer 503.")
     var errorBurst: Int = 0
@@ -72,6 +75,9 @@ struct FixtureAPICommand: AsyncParsableCommand {
     var seed: UInt64 = 1
 
     func validate() throws {
+        if let status = failureStatus.first(where: { !(400...599).contains($0) }) {
+            throw ValidationError("--failure-status must be an HTTP error status between 400 and 599, got \(status).")
+        }
         for (name, rate) in [("--failure-rate", failureRate), ("--drop-rate", dropRate), ("--truncate-rate", truncateRate)]
         where !(0...1).contains(rate) {
             throw ValidationError("\(name) must be between 0 and 1, got \(rate).")
@@ -112,7 +118,7 @@ struct FixtureAPICommand: AsyncParsableCommand {
         }
         let token = tokenEnv.flatMap { ProcessInfo.processInfo.environment[$0] }
         let faults = FixtureFaults(
-            latency: latencyMs, failureRate: failureRate, errorBurst: errorBurst, tooManyRequestsEvery: tooManyRequestsEvery,
+            latency: latencyMs, failureRate: failureRate, failureStatuses: failureStatus, errorBurst: errorBurst, tooManyRequestsEvery: tooManyRequestsEvery,
             retryAfterSeconds: retryAfter, dropConnectionRate: dropRate, truncatedJSONRate: truncateRate,
             unauthorizedAfter: unauthorizedAfter,
             offsetDrift: driftBoard.map { FixtureFaults.OffsetDrift(boardId: $0, insert: driftInsert, delete: driftDelete) }, seed: seed)

@@ -29,8 +29,10 @@ public struct FixtureFaults: Sendable, Equatable {
 
     /// Delay before every answer, in milliseconds. Default 0.
     public var latency: Int
-    /// Probability (0…1) that a request answers `500` or `503` (chosen at random). Default 0.
+    /// Probability (0…1) that a request answers one of `failureStatuses` (chosen at random). Default 0.
     public var failureRate: Double
+    /// The statuses a `failureRate` failure answers with, picked at random. Default `[500, 503]`.
+    public var failureStatuses: [Int]
     /// The first N requests for each distinct path and query answer `503`. Default 0.
     public var errorBurst: Int
     /// Every Nth request (counting all requests from 1) answers `429` with `Retry-After`. Default `nil` (never).
@@ -49,12 +51,13 @@ public struct FixtureFaults: Sendable, Equatable {
     public var seed: UInt64
 
     public init(
-        latency: Int = 0, failureRate: Double = 0, errorBurst: Int = 0, tooManyRequestsEvery: Int? = nil, retryAfterSeconds: Int = 1,
+        latency: Int = 0, failureRate: Double = 0, failureStatuses: [Int] = [500, 503], errorBurst: Int = 0, tooManyRequestsEvery: Int? = nil, retryAfterSeconds: Int = 1,
         dropConnectionRate: Double = 0, truncatedJSONRate: Double = 0, unauthorizedAfter: Int? = nil, offsetDrift: OffsetDrift? = nil,
         seed: UInt64 = 1
     ) {
         self.latency = latency
         self.failureRate = failureRate
+        self.failureStatuses = failureStatuses.isEmpty ? [500, 503] : failureStatuses
         self.errorBurst = errorBurst
         self.tooManyRequestsEvery = tooManyRequestsEvery
         self.retryAfterSeconds = retryAfterSeconds

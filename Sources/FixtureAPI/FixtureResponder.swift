@@ -33,7 +33,8 @@ struct FixtureResponder: HTTPResponder {
         }
         var random = SeededRandom(seed: faults.seed, key: target, index: ticket.attempt)
         if random.chance(faults.failureRate) {
-            let status: HTTPResponse.Status = random.next() % 2 == 0 ? .internalServerError : .serviceUnavailable
+            let statuses = faults.failureStatuses
+            let status = HTTPResponse.Status(code: statuses[Int(random.next() % UInt64(statuses.count))])
             return await error(status, "Injected failure.")
         }
         if random.chance(faults.dropConnectionRate) {
