@@ -118,7 +118,8 @@ struct FixtureAPICommand: AsyncParsableCommand {
         }
         let token = tokenEnv.flatMap { ProcessInfo.processInfo.environment[$0] }
         let faults = FixtureFaults(
-            latency: latencyMs, failureRate: failureRate, failureStatuses: failureStatus, errorBurst: errorBurst, tooManyRequestsEvery: tooManyRequestsEvery,
+            latency: latencyMs, failureRate: failureRate, failureStatuses: failureStatus, errorBurst: errorBurst,
+            tooManyRequestsEvery: tooManyRequestsEvery,
             retryAfterSeconds: retryAfter, dropConnectionRate: dropRate, truncatedJSONRate: truncateRate,
             unauthorizedAfter: unauthorizedAfter,
             offsetDrift: driftBoard.map { FixtureFaults.OffsetDrift(boardId: $0, insert: driftInsert, delete: driftDelete) }, seed: seed)

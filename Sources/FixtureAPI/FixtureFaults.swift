@@ -51,7 +51,8 @@ public struct FixtureFaults: Sendable, Equatable {
     public var seed: UInt64
 
     public init(
-        latency: Int = 0, failureRate: Double = 0, failureStatuses: [Int] = [500, 503], errorBurst: Int = 0, tooManyRequestsEvery: Int? = nil, retryAfterSeconds: Int = 1,
+        latency: Int = 0, failureRate: Double = 0, failureStatuses: [Int] = [500, 503], errorBurst: Int = 0, tooManyRequestsEvery: Int? = nil,
+        retryAfterSeconds: Int = 1,
         dropConnectionRate: Double = 0, truncatedJSONRate: Double = 0, unauthorizedAfter: Int? = nil, offsetDrift: OffsetDrift? = nil,
         seed: UInt64 = 1
     ) {
