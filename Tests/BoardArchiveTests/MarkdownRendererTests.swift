@@ -90,3 +90,30 @@ struct MarkdownHostileAutolinkTests {
         #expect(html == "<p>a  b <span class=\"inert-link\">https://ok.example/</span></p>\n")
     }
 }
+
+@Suite("Markdown rendering: many tasks at once")
+struct MarkdownConcurrencyTests {
+    /// cmark-gfm keeps the extensions' special inline characters (`~`, `:`, `w`) in one process-wide table that
+    /// every parse fills at its start and clears at its end, so two parses at once can lose `~~` and autolinks.
+    /// Every concurrent render must still equal the serial one.
+    @Test("concurrent renders give the same HTML as a serial render")
+    func concurrentRendersAgree() async {
+        let source = "~~취소~~ 새 일정은 https://example.com/a 와 www.example.org 입니다.\n\n| a | b |\n|---|---|\n| ~~1~~ | 2 |"
+        let expected = MarkdownRenderer().render(source)
+        #expect(expected.contains("<del>취소</del>"))
+        #expect(expected.contains("<span class=\"inert-link\">www.example.org</span>"))
+        let outputs = await withTaskGroup(of: [String].self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    let renderer = MarkdownRenderer()
+                    return (0..<400).map { _ in renderer.render(source) }
+                }
+            }
+            var all: [String] = []
+            for await batch in group { all += batch }
+            return all
+        }
+        #expect(outputs.count == 3_200)
+        #expect(outputs.filter { $0 != expected }.count == 0)
+    }
+}

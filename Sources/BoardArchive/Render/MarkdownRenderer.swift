@@ -18,7 +18,8 @@ import Foundation
 /// when it is `http`, `https` or `mailto`): an archive promises to work offline and to load nothing from the
 /// network, so no `href`/`src` in a body ever points outside the site.
 ///
-/// The renderer is stateless and safe to use from many tasks at once.
+/// The renderer is stateless and safe to use from many tasks at once: see ``inlineParsing`` for the one
+/// step that cmark-gfm cannot run concurrently.
 struct MarkdownRenderer: Sendable {
     /// What happens to the links and images of a body.
     enum LinkPolicy: Sendable, Equatable {
@@ -43,6 +44,15 @@ struct MarkdownRenderer: Sendable {
         return true
     }()
 
+    /// Serialises `cmark_parser_finish`, the step that parses inlines.
+    ///
+    /// cmark-gfm keeps the special inline characters of its extensions (`~` for strikethrough, `:` and `w` for
+    /// autolinks) in one process-wide table: every parse adds them when its inline pass starts and clears them
+    /// when it ends. Two parses at once therefore lose `~~strike~~` and autolinks at random (seen as 1 render in
+    /// 10 differing under 8 concurrent tasks), so the inline pass runs under this lock; feeding (block parsing),
+    /// link neutralising and HTML rendering stay parallel.
+    private static let inlineParsing = NSLock()
+
     /// Creates a renderer, registering cmark-gfm's core extensions on first use.
     init(linkPolicy: LinkPolicy = .inert) {
         precondition(Self.registration)
@@ -64,7 +74,8 @@ struct MarkdownRenderer: Sendable {
                 if let base = chars.baseAddress { cmark_parser_feed(parser, base, chars.count) }
             }
         }
-        guard let document = cmark_parser_finish(parser) else { return "" }
+        let finished = Self.inlineParsing.withLock { cmark_parser_finish(parser) }
+        guard let document = finished else { return "" }
         defer { cmark_node_free(document) }
         if linkPolicy == .inert { Self.neutraliseLinks(in: document) }
         guard let html = cmark_render_html(document, Self.options, cmark_parser_get_syntax_extensions(parser)) else { return "" }
