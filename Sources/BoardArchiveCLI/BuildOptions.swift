@@ -33,14 +33,19 @@ struct BuildOptions: ParsableArguments {
         if let now, Self.parseInstant(now) == nil {
             throw ValidationError("--now must be an ISO 8601 date-time such as 2026-11-22T09:00:00Z, not \"\(now)\".")
         }
-        if let timezone, TimeZone(identifier: timezone) == nil {
-            throw ValidationError("--timezone must be an IANA time zone such as Asia/Seoul, not \"\(timezone)\".")
-        }
-        guard SiteLanguage(rawValue: lang) != nil else { throw ValidationError("--lang must be ko or en, not \"\(lang)\".") }
+        try Self.validate(timezone: timezone, lang: lang)
         guard topKeywords >= 0, topKeywords <= 10_000 else { throw ValidationError("--top-keywords must be between 0 and 10000.") }
         if keywords.contains(where: { $0.trimmingCharacters(in: .whitespaces).isEmpty }) {
             throw ValidationError("--keyword must not be empty.")
         }
+    }
+
+    /// Checks `--timezone` and `--lang`, which `demo` takes too.
+    static func validate(timezone: String?, lang: String) throws {
+        if let timezone, TimeZone(identifier: timezone) == nil {
+            throw ValidationError("--timezone must be an IANA time zone such as Asia/Seoul, not \"\(timezone)\".")
+        }
+        guard SiteLanguage(rawValue: lang) != nil else { throw ValidationError("--lang must be ko or en, not \"\(lang)\".") }
     }
 
     /// Resolves the clock (flag > SOURCE_DATE_EPOCH > system clock) and the rest into the library's configuration.
@@ -89,6 +94,11 @@ struct BuildOptions: ParsableArguments {
 
 /// Builds the site from a store and prints where it is.
 enum SitePublishing {
+    /// Refuses an output folder the build would refuse, before `export` or `demo` spend time crawling.
+    static func checkOutput(of configuration: BuildConfiguration) throws {
+        try SiteBuilder.checkOutput(of: configuration)
+    }
+
     static func build(_ configuration: BuildConfiguration, store: ArchiveStore, logger: Logging.Logger) async throws -> BuildReport {
         try await SiteBuilder(configuration: configuration, store: store, logger: logger).build()
     }

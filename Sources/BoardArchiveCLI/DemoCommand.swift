@@ -26,6 +26,10 @@ struct DemoCommand: AsyncParsableCommand {
 
     @OptionGroup var log: LogOptions
 
+    func validate() throws {
+        try BuildOptions.validate(timezone: timezone, lang: lang)
+    }
+
     func run() async throws {
         let logger = log.makeLogger()
         let now = Date()
@@ -36,6 +40,7 @@ struct DemoCommand: AsyncParsableCommand {
             build.now = nil
             var buildConfiguration = try build.makeConfiguration(environment: [:])
             buildConfiguration.now = now
+            try SitePublishing.checkOutput(of: buildConfiguration)
             let token = UUID().uuidString
             let server = try await FixtureServer.start(
                 FixtureServerConfiguration(dataset: try FixtureDataset.bundledDemo().shifted(toNow: now), token: token))

@@ -64,5 +64,29 @@ struct ExportCommandTests {
         #expect(badClock.stderr.contains("--now must be an ISO 8601"))
         let badZone = try CommandRunner.run(["build", "--timezone", "Mars/Olympus"])
         #expect(badZone.status == 64)
+        for arguments in [["demo", "--lang", "xx"], ["demo", "--timezone", "Mars/Olympus"]] {
+            let demo = try CommandRunner.run(arguments + ["--out", folder.path + "/demo"])
+            #expect(demo.status == 64, "\(arguments): \(demo.stderr)")
+            #expect(demo.stderr.contains("must be"), "\(arguments): \(demo.stderr)")
+            #expect(!demo.stderr.contains("CommandError"), "\(arguments): \(demo.stderr)")
+        }
+    }
+
+    @Test func exportRefusesAForeignOutputFolderBeforeCrawling() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let foreign = folder.appendingPathComponent("documents")
+        try FileManager.default.createDirectory(at: foreign, withIntermediateDirectories: true)
+        try Data("mine".utf8).write(to: foreign.appendingPathComponent("notes.txt"))
+        let store = folder.appendingPathComponent("archive.sqlite").path
+        // Nothing listens on port 9: a crawl would fail with 69; the guard must answer first with 73.
+        let export = try CommandRunner.run(
+            ["export", "--api", "http://127.0.0.1:9/api/v2", "--store", store, "--out", foreign.path], environment: ["BOARD_API_TOKEN": "t"])
+        #expect(export.status == 73, "stderr: \(export.stderr)")
+        #expect(export.stderr.contains("no .boardarchive marker"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: foreign.path) == ["notes.txt"])
+        let demo = try CommandRunner.run(["demo", "--out", foreign.path])
+        #expect(demo.status == 73, "stderr: \(demo.stderr)")
+        #expect(!demo.stdout.contains("Crawled"))
     }
 }

@@ -98,6 +98,27 @@ struct PublishTests {
         #expect(try siblings(of: output) == ["site", "templates"])
     }
 
+    @Test("a build that fails late, after every board and post page was staged, leaves the previous site byte-identical")
+    func lateFailureLeavesPreviousSite() async throws {
+        let root = try SiteFixture.temporaryDirectory()
+        let output = root.appendingPathComponent("site")
+        try await SiteFixture.build(try SiteFixture.store(), into: output)
+        let bytes = try SiteFixture.files(under: output)
+        let before = try stamps(under: output)
+        // A title over the search index's 1 MB file cap fails the search phase, which runs after the pages.
+        let giant = SiteFixture.post(999, title: String(repeating: "a", count: 1_100_000), at: "2024-05-15T01:00:00Z")
+        let store = try SiteFixture.store(posts: SiteFixture.posts + [giant])
+        do {
+            try await SiteFixture.build(store, into: output, now: SiteFixture.now.addingTimeInterval(86_400))
+            Issue.record("the build should have failed in the search phase")
+        } catch let error as BuildError {
+            #expect(error.phase == .search, "\(error)")
+        }
+        #expect(try SiteFixture.files(under: output) == bytes)
+        #expect(try stamps(under: output) == before)
+        #expect(try siblings(of: output) == ["site"])
+    }
+
     @Test("files staged before a failure never reach the previous site; bad paths are refused")
     func stagedFilesAreDiscarded() async throws {
         let root = try SiteFixture.temporaryDirectory()

@@ -70,6 +70,33 @@ struct RenderTemplateTests {
         #expect(error.location?.hasSuffix("templates/post.mustache") == true)
     }
 
+    @Test("an asset a template links is required: a --templates folder without it fails at its file and line")
+    func missingAsset() throws {
+        let templates = try Self.copyOfDefaultTemplates(in: try SiteFixture.temporaryDirectory())
+        try FileManager.default.removeItem(at: templates.appendingPathComponent("assets/site.css"))
+        let error = try #require(buildError { _ = try load(templates) })
+        #expect(error.reason == .assetNotFound("site.css"))
+        #expect(error.location?.hasSuffix("templates/layout.mustache:7") == true)
+        #expect(error.errorDescription?.contains("\"assets/site.css\"") == true)
+    }
+
+    @Test("the search page's script is required even though no template names it")
+    func missingSearchScript() throws {
+        let templates = try Self.copyOfDefaultTemplates(in: try SiteFixture.temporaryDirectory())
+        try FileManager.default.removeItem(at: templates.appendingPathComponent("assets/search.js"))
+        let error = try #require(buildError { _ = try load(templates) })
+        #expect(error.reason == .assetNotFound("search.js"))
+        #expect(error.location?.hasSuffix("templates/assets") == true)
+    }
+
+    @Test("asset references are found with their lines, in either escaping, without query or fragment")
+    func assetScan() {
+        let found = TemplateRenderer.assetReferences(
+            in: "<link href=\"{{root}}assets/site.css\">\n<script src=\"{{{root}}}assets/js/app.js?v=1\"></script>\n{{root}}index.html")
+        #expect(found.map(\.path) == ["site.css", "js/app.js"])
+        #expect(found.map(\.line) == [1, 2])
+    }
+
     @Test("a missing templates folder is an error")
     func missingFolder() throws {
         let folder = try SiteFixture.temporaryDirectory().appendingPathComponent("nope")

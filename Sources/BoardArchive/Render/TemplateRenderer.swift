@@ -12,7 +12,7 @@ import Mustache
 /// see the same context: the page's keys plus the common keys of ``commonContext(relativeRoot:title:scripts:)``.
 struct TemplateRenderer: Sendable {
     /// The templates every build needs.
-    static let requiredTemplates = ["layout", "home", "board", "post"]
+    static let requiredTemplates = ["layout", "home", "board", "post", "search", "keyword", "keyword-index"]
 
     /// The compiled templates.
     let library: MustacheLibrary
@@ -63,6 +63,7 @@ struct TemplateRenderer: Sendable {
                     phase: .templates, reason: .partialNotFound(reference.name), location: "\(displayPath(directory, name)):\(reference.line)")
             }
         }
+        try checkAssets(of: sources, in: directory)
         return TemplateRenderer(library: library, templateNames: files, directory: directory, strings: strings, clock: clock)
     }
 

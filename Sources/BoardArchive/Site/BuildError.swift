@@ -25,12 +25,14 @@ public struct BuildError: Error, LocalizedError, Equatable, Sendable {
     public enum Reason: Equatable, Sendable {
         /// The templates folder does not exist.
         case templatesDirectoryNotFound
-        /// A required template (`layout`, `home`, `board`, `post`) is missing.
+        /// A required template (`layout`, `home`, `board`, `post`, `search`, `keyword`, `keyword-index`) is missing.
         case templateNotFound(String)
         /// A template does not parse; the text is the parser's complaint.
         case templateSyntax(String)
         /// A `{{> name}}` tag names a partial that no template file provides.
         case partialNotFound(String)
+        /// A template refers to `assets/<path>` (or the build needs it) but the templates' `assets/` folder lacks it.
+        case assetNotFound(String)
         /// The output folder is not empty and was not made by BoardArchive (no marker file).
         case outputNotManaged
         /// The output path exists and is not a folder.
@@ -77,6 +79,9 @@ public struct BuildError: Error, LocalizedError, Equatable, Sendable {
             return "Build failed: template syntax error\(place): \(detail); fix the tag and rebuild."
         case .partialNotFound(let name):
             return "Build failed: the partial \"\(name)\" used\(place) has no template file \(name).mustache; add it or fix the tag."
+        case .assetNotFound(let path):
+            return "Build failed: the asset \"assets/\(path)\" used\(place) is not in the templates' assets folder; "
+                + "add the file there or remove the reference."
         case .outputNotManaged:
             return "Build refused: the output folder\(place) is not empty and has no .boardarchive marker; "
                 + "choose another folder or pass --force to replace it."

@@ -34,6 +34,13 @@ public struct SiteBuilder: Sendable {
         self.logger = logger
     }
 
+    /// Checks the output folder as ``build()`` will, without building: lets a caller refuse early, before a crawl.
+    ///
+    /// - Throws: ``BuildError`` (phase `prepare`) for a non-empty folder without the marker, or a file, unless `force`.
+    public static func checkOutput(of configuration: BuildConfiguration) throws {
+        _ = try SitePublisher(outputDirectory: configuration.outputDirectory, force: configuration.force).checkOutput()
+    }
+
     /// Builds the whole site into a staging folder and swaps it into ``BuildConfiguration/outputDirectory``.
     ///
     /// - Returns: how many files were written, kept unchanged and removed.
