@@ -17,7 +17,7 @@ struct CrawlOptions: ParsableArguments {
     @Option(help: "Boards crawled at the same time (requests in flight at most).")
     var concurrency: Int = 4
 
-    @Option(help: "Posts requested per page (the API's limit).")
+    @Option(help: "Posts requested per page (the API's limit), at least 2.")
     var pageSize: Int = 30
 
     @Option(name: .customLong("max-rps"), help: "The most requests started per second (default: no cap).")
@@ -40,7 +40,9 @@ struct CrawlOptions: ParsableArguments {
             throw ValidationError("--api must not carry credentials; pass the token with --token-env or --token-file.")
         }
         guard concurrency >= 1, concurrency <= 64 else { throw ValidationError("--concurrency must be between 1 and 64, not \(concurrency).") }
-        guard pageSize >= 1, pageSize <= 1_000 else { throw ValidationError("--page-size must be between 1 and 1000, not \(pageSize).") }
+        guard pageSize >= 2, pageSize <= 1_000 else {
+            throw ValidationError("--page-size must be between 2 and 1000 (pages overlap by one post), not \(pageSize).")
+        }
         guard retries >= 1, retries <= 100 else { throw ValidationError("--retries must be between 1 and 100, not \(retries).") }
         guard requestTimeout >= 0.1, requestTimeout <= 3_600 else {
             throw ValidationError("--request-timeout must be between 0.1 and 3600 seconds, not \(requestTimeout).")

@@ -69,6 +69,9 @@ struct CrawlCommandTests {
         let usage = try CommandRunner.run(["crawl", "--api", "ftp://example.com"])
         #expect(usage.status == 64)
         #expect(usage.stderr.contains("--api must be an http(s) URL"))
+        let tinyPages = try CommandRunner.run(["crawl", "--api", "http://127.0.0.1:9/api/v2", "--page-size", "1"])
+        #expect(tinyPages.status == 64)
+        #expect(tinyPages.stderr.contains("--page-size must be between 2 and 1000 (pages overlap by one post), not 1."))
         let unreachable = try CommandRunner.run(
             ["crawl", "--api", "http://127.0.0.1:9/api/v2", "--store", "/tmp/unused-\(UUID().uuidString).sqlite", "--retries", "2"],
             environment: ["BOARD_API_TOKEN": Self.token])

@@ -8,18 +8,31 @@ import Testing
 @Suite("Crawler over an in-memory transport")
 struct CrawlerTests {
     /// A minimal board API in memory: `/boards` and paged `/boards/{id}/posts`, with an optional fault hook.
+    ///
+    /// It answers at most `requestLimit` requests and fails every later one (as a transport error), so a crawl that
+    /// loops ends with an error instead of hanging the test run.
     final class MemoryAPI: Sendable {
+        struct RequestLimitReached: Error {}
+
         let boards: [Board]
         let posts: Mutex<[Int: [Post]]>
         /// The largest page the server returns, whatever `limit` asks (a server that caps `limit`).
         let cap: Int
+        /// Added to every board's real post count in `total` (a server whose `total` claims more than it serves).
+        let totalBias: Int
+        let requestLimit: Int
         let requests = Mutex<[String]>([])
         let fault: @Sendable (_ requestNumber: Int, _ url: URL) -> HTTPResponse?
 
-        init(boards: [Board], posts: [Int: [Post]], cap: Int = .max, fault: @escaping @Sendable (Int, URL) -> HTTPResponse? = { _, _ in nil }) {
+        init(
+            boards: [Board], posts: [Int: [Post]], cap: Int = .max, totalBias: Int = 0, requestLimit: Int = 500,
+            fault: @escaping @Sendable (Int, URL) -> HTTPResponse? = { _, _ in nil }
+        ) {
             self.boards = boards
             self.posts = Mutex(posts)
             self.cap = cap
+            self.totalBias = totalBias
+            self.requestLimit = requestLimit
             self.fault = fault
         }
 
@@ -32,6 +45,7 @@ struct CrawlerTests {
                 list.append(url.path + "?" + (url.query ?? ""))
                 return list.count
             }
+            guard number <= requestLimit else { throw RequestLimitReached() }
             if let response = fault(number, url) { return response }
             guard headers["Authorization"] == "Bearer \(testToken)" else { return HTTPResponse(status: 401) }
             let encoder = JSONEncoder()
@@ -47,7 +61,8 @@ struct CrawlerTests {
             let limit = Int(query["limit"] ?? "") ?? 30
             let slice = Array(list.dropFirst(offset).prefix(min(limit, cap)))
             return HTTPResponse(
-                status: 200, body: try encoder.encode(Envelope(value: slice, count: slice.count, offset: offset, limit: limit, total: list.count)))
+                status: 200,
+                body: try encoder.encode(Envelope(value: slice, count: slice.count, offset: offset, limit: limit, total: list.count + totalBias)))
         }
     }
 

@@ -6,7 +6,7 @@ public struct CrawlConfiguration: Sendable {
     public var api: URL
     /// The bearer token; never printed, logged or stored.
     public var token: APIToken
-    /// Posts requested per page (`limit`), default 30 like the board apps.
+    /// Posts requested per page (`limit`), default 30 like the board apps; at least 2, because pages overlap by one post.
     public var pageSize: Int
     /// Boards crawled at the same time, hence requests in flight at most (default 4).
     public var concurrency: Int
@@ -21,6 +21,7 @@ public struct CrawlConfiguration: Sendable {
         api: URL, token: APIToken, pageSize: Int = 30, concurrency: Int = 4, maxRequestsPerSecond: Double? = nil, maxPasses: Int = 3,
         retryPolicy: RetryPolicy = RetryPolicy()
     ) {
+        precondition(pageSize >= 2, "pages overlap by one post, so the page size must be at least 2")
         self.api = api
         self.token = token
         self.pageSize = pageSize

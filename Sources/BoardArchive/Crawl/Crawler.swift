@@ -176,6 +176,9 @@ public struct Crawler: Sendable {
     /// insert and a delete that leave `total` unchanged, for one post per page. A pass of several pages ends by
     /// reading the first page again: new posts arrive at the top, so a changed first page means posts arrived
     /// while paging even when a delete above the cursor hid the shift.
+    ///
+    /// Every pass ends: a page that does not move the cursor on (it holds only the anchor, say because `total`
+    /// claims more posts than the server serves) ends it as inconsistent, and so does reaching ``requestCap(firstTotal:smallestPage:)``.
     private func crawlPass(
         _ boardId: Int, pass: Int, from start: PassStart, run: Int64, into counts: inout RecordCounts
     ) async throws -> PassResult {
@@ -187,6 +190,7 @@ public struct Crawler: Sendable {
         var moved = false
         var headIDs = start.headIDs
         var requests = 0
+        var smallestPage = configuration.pageSize
         while true {
             let requestOffset = anchor == nil ? offset : offset - 1
             let page = try await client.fetchPage(of: boardId, offset: requestOffset, limit: configuration.pageSize)
@@ -212,7 +216,16 @@ public struct Crawler: Sendable {
                     pageIDs: page.items.map(\.item.postId), at: now()))
             seen.formUnion(fresh.map(\.item.postId))
             if Self.isLastPage(offset: requestOffset, count: page.items.count, total: page.total) { break }
-            offset = requestOffset + page.items.count
+            let next = requestOffset + page.items.count
+            smallestPage = min(smallestPage, page.items.count)
+            guard next > offset, requests < Self.requestCap(firstTotal: firstTotal ?? total, smallestPage: smallestPage) else {
+                moved = true
+                logger.warning(
+                    next > offset ? "Board is not reaching its end; ending the pass" : "Page brought no new post before the end; ending the pass",
+                    metadata: ["board": "\(boardId)", "offset": "\(requestOffset)", "total": "\(total)", "requests": "\(requests)"])
+                break
+            }
+            offset = next
             anchor = page.items.last?.item.postId
         }
         if !moved, requests > 1 || start.offset > 0 {
@@ -223,6 +236,13 @@ public struct Crawler: Sendable {
             }
         }
         return PassResult(seen: seen, total: total, consistent: !moved && seen.count == total)
+    }
+
+    /// The most pages one pass requests: twice what a board of `firstTotal` posts needs when each page after the first
+    /// brings `smallestPage - 1` new posts, plus slack, so a board that grows while it is paged still gets to its end
+    /// but a server that never reaches its end does not keep the crawl forever.
+    static func requestCap(firstTotal: Int, smallestPage: Int) -> Int {
+        2 * (max(firstTotal, 0) / max(smallestPage - 1, 1) + 3)
     }
 
     /// The end rule: an empty page, or a page reaching `total`. A short page that does not reach `total` is not the
