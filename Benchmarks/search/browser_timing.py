@@ -4,7 +4,8 @@ Usage: browser_timing.py <out dir> <post counts…>   (after run.sh exported <ou
 
 For each query pair a fresh browser opens search.html?q=<first>&target=… (a cold first query: page load, manifest,
 shards), then types the later query into the box and submits it (same page, shards already loaded stay loaded).
-Bytes are the sizes on disk of the index scripts search.js injected (BoardArchiveSearch.lastRun.shards);
+Bytes are the sizes on disk of the index scripts search.js injected (BoardArchiveSearch.lastRun.shards), and
+"paused" says the query spent its byte budget (BoardArchiveSearch.lastRun.paused);
 times are search.js's own measurements (performance.now()), median of 5 runs.
 """
 
@@ -69,9 +70,14 @@ def measure(site: Path, first: tuple[str, str], later: tuple[str, str]) -> dict:
             "firstMs": run1["ms"], "firstSinceNavigation": run1["sinceNavigation"], "laterMs": run2["ms"],
             "firstBytes": shard_bytes(site, first_shards), "firstFiles": len(first_shards),
             "laterBytes": shard_bytes(site, later_shards), "laterFiles": len(later_shards), "laterRows": rows,
+            "firstPaused": 1 if run1.get("paused") else 0, "laterPaused": 1 if run2.get("paused") else 0,
         })
     result = {key: statistics.median(sample[key] for sample in samples) for key in samples[0]}
     return result
+
+
+def paused(flag) -> str:
+    return ", paused" if flag else ""
 
 
 def disk(site: Path) -> tuple[int, int]:
@@ -88,7 +94,8 @@ def main() -> None:
         f"Generated archives (`FixtureDataset.generated`, 10 boards, seed 42), `Benchmarks/search/run.sh`, {chromium}, headless, "
         f"over `file://`, {os.cpu_count()} cores. Times: median of {RUNS} cold browser starts; search.js's own "
         "`performance.now()` from the start of the query to the rendered first page (30 rows + snippets). "
-        "\"Bytes\" are the index scripts the query loaded (a later query reuses what the first one loaded).",
+        "\"Bytes\" are the index scripts the query loaded (a later query reuses what the first one loaded); \"paused\" marks a "
+        "query that spent its byte budget (search.js `BUDGET`, 96 kB) and offered to go on searching older posts.",
         "",
         "| posts | index on disk | index files | largest file | query | first query: bytes (files) | first query: time | "
         "page load → results | later query | later: bytes (files) | later: time |",
@@ -106,12 +113,13 @@ def main() -> None:
             m = measure(site, first, later)
             lines.append(
                 f"| {int(posts):,} | {total / 1e6:.1f} MB | {count:,} | {sizes_json['largestFile'] / 1e3:.0f} kB | "
-                f"`{first[0]}` ({first[1]}) | {m['firstBytes'] / 1e3:.1f} kB ({m['firstFiles']:.0f}) | {m['firstMs']:.0f} ms | "
-                f"{m['firstSinceNavigation']:.0f} ms | `{later[0]}` ({later[1]}) | {m['laterBytes'] / 1e3:.1f} kB ({m['laterFiles']:.0f}) | "
+                f"`{first[0]}` ({first[1]}) | {m['firstBytes'] / 1e3:.1f} kB ({m['firstFiles']:.0f}){paused(m['firstPaused'])} | {m['firstMs']:.0f} ms | "
+                f"{m['firstSinceNavigation']:.0f} ms | `{later[0]}` ({later[1]}) | {m['laterBytes'] / 1e3:.1f} kB ({m['laterFiles']:.0f}){paused(m['laterPaused'])} | "
                 f"{m['laterMs']:.0f} ms |")
             swift_lines.append(
-                f"| {int(posts):,} | `{first[0]}` ({first[1]}) | {query['firstBytes'] / 1e3:.1f} kB ({query['firstFiles']}) | {query['firstHits']} | "
-                f"`{later[0]}` ({later[1]}) | {query['laterBytes'] / 1e3:.1f} kB ({query['laterFiles']}) | {query['laterHits']} |")
+                f"| {int(posts):,} | `{first[0]}` ({first[1]}) | {query['firstBytes'] / 1e3:.1f} kB ({query['firstFiles']}) | {query['firstHits']}"
+                f"{paused(query.get('firstPaused'))} | `{later[0]}` ({later[1]}) | {query['laterBytes'] / 1e3:.1f} kB ({query['laterFiles']}) | "
+                f"{query['laterHits']}{paused(query.get('laterPaused'))} |")
     lines += swift_lines
     lines += ["", "Reproduce: `python3 -m venv .venv && .venv/bin/pip install selenium && Benchmarks/search/run.sh` "
               "(Debian packages `chromium chromium-driver`)."]

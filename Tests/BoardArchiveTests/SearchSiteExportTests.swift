@@ -19,6 +19,10 @@ import Testing
         (("서울", .all), ("회의실", .all)),
         (("학교", .title), ("김민준", .writer)),
         (("release notes", .contents), ("초안", .all)),
+        // Sparse and absent words: without the byte budget these read much of a large index.
+        (("서울학교", .all), ("회의일정", .all)),
+        (("서울", .writer), ("Swift release", .title)),
+        (("없는검색어", .all), ("이", .all)),
     ]
 
     @Test(.enabled(if: environment["BOARDARCHIVE_SEARCH_SITE"] != nil)) func exportSearchableSite() throws {
@@ -66,11 +70,13 @@ import Testing
         var measured: [[String: Any]] = []
         for pair in Self.queries {
             let reader = try SearchIndexReader(files: indexFiles)
-            let first = try reader.search(pair.first.0, target: pair.first.1, limit: 31, displayed: 30)
-            let later = try reader.search(pair.later.0, target: pair.later.1, limit: 31, displayed: 30)
+            let budget = SearchIndexReader.browserByteBudget
+            let first = try reader.search(pair.first.0, target: pair.first.1, limit: 31, displayed: 30, byteBudget: budget)
+            let later = try reader.search(pair.later.0, target: pair.later.1, limit: 31, displayed: 30, byteBudget: budget)
             measured.append([
                 "first": pair.first.0, "firstTarget": pair.first.1.rawValue, "firstBytes": first.loadedBytes, "firstFiles": first.loadedPaths.count,
-                "firstHits": first.hits.count, "later": pair.later.0, "laterTarget": pair.later.1.rawValue, "laterBytes": later.loadedBytes,
+                "firstHits": first.hits.count, "firstPaused": first.paused, "laterPaused": later.paused, "later": pair.later.0,
+                "laterTarget": pair.later.1.rawValue, "laterBytes": later.loadedBytes,
                 "laterFiles": later.loadedPaths.count, "laterHits": later.hits.count, "firstPaths": first.loadedPaths,
                 "laterPaths": later.loadedPaths,
             ])

@@ -19,12 +19,13 @@ import Testing
     }
 
     @Test(arguments: [
-        ("서울시청", ["서울", "시청"], false),
-        ("대한민국만세", ["대한", "민국", "만세"], false),
+        ("서울시청", ["서울", "울시", "시청"], false),
+        ("대한민국만세", ["대한", "한민", "민국", "국만", "만세"], false),
+        ("서울학교", ["서울", "울학", "학교"], false),
         ("회의실", ["회의", "의실"], false),
         ("서울", ["서울"], true),
         ("서", ["서"], true),
-        ("ＳＥＯＵＬ", ["se", "ou", "ul"], false),
+        ("ＳＥＯＵＬ", ["se", "eo", "ou", "ul"], false),
         ("¨", ["\u{308}"], false),
         ("👍🏻", ["👍🏻"], true),
     ])
@@ -58,14 +59,23 @@ import Testing
         #expect(!PostingCodec.encode([3, 900]).hasPrefix("!"))
     }
 
+    @Test("every script declares its own exact size, across digit-count boundaries", arguments: [0, 1, 50, 52, 53, 940, 941, 9_930, 9_945])
+    func scriptsDeclareTheirSize(padding: Int) throws {
+        let data = SearchScript.wrap(shardId: "n0/m0", payload: .string(String(repeating: "x", count: padding)))
+        let parsed = try #require(SearchScript.unwrap(data))
+        #expect(parsed.declaredBytes == data.count)
+    }
+
     @Test func scriptsRoundTripAwkwardText() throws {
         let text = "it's \"quoted\" \\ back\\slash </script> \u{2028}\u{2029} \u{0} \u{7F} 서울 👍🏻\n\t"
         let data = SearchScript.wrap(shardId: "n0/c3", payload: .array([.int(-1), .string(text)]))
         let script = try #require(String(data: data, encoding: .utf8))
         #expect(script.hasPrefix("BoardArchiveSearch.load(\"n0/c3\",JSON.parse('"))
         #expect(!script.contains("\u{2028}") && !script.dropLast().contains("\n"))
-        let (id, json) = try #require(SearchScript.unwrap(data))
+        let (id, json, declared) = try #require(SearchScript.unwrap(data))
         #expect(id == "n0/c3")
+        #expect(declared == data.count)
+        #expect(script.hasSuffix("'),\(data.count));\n"))
         let parsed = try #require(try JSONSerialization.jsonObject(with: json) as? [Any])
         #expect(parsed.first as? Int == -1)
         #expect(parsed.last as? String == text)

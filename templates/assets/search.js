@@ -1,13 +1,15 @@
 /* BoardArchive search page: queries the sharded index under search/ with no server.
  *
- * Works from file://: the index is classic <script> files that call BoardArchiveSearch.load(id, data);
+ * Works from file://: the index is classic <script> files that call BoardArchiveSearch.load(id, data, bytes);
  * this script injects them on demand (no fetch, XHR, modules, workers or WebAssembly). The algorithm is the
  * one SearchIndexReader implements in Swift (tests prove that one equals a brute-force scan):
- *   - normalise: NFKC, then lowercase per code point (Σ is mapped first to switch off the final-sigma rule);
+ *   - normalise: NFKC, case folding twice (upper, Σ → σ to switch off the final-sigma rule, lower), NFKC;
  *   - split the query at \s; every word is required; a word of 1 code point is looked up as a unigram, a
- *     longer one as its bigrams; candidates of words longer than 2 are verified against the text;
+ *     longer one as all its bigrams; candidates of words longer than 2 are verified against the text;
  *   - blocks are read in listing order (notices first, then newest first), the newest block straight away,
  *     the rest only when the block directory says they hold every token;
+ *   - each run of the search loads at most about BUDGET bytes of index files (every file declares its size),
+ *     then pauses: the page offers to go on searching older posts, so a rare word never loads the whole index;
  *   - rows are built with DOM APIs only (createElement, textContent); never innerHTML with data.
  */
 (function () {
@@ -25,9 +27,13 @@
   var shards = {};      // id -> payload
   var waiting = {};     // id -> promise
   var loadedIds = [];   // every shard id loaded, in order (read by the benchmark)
+  var loadedBytes = 0;  // the declared sizes of every shard loaded
+  var BUDGET = 96000;   // bytes one run of a search may load before it pauses (SearchIndexReader's byteBudget)
   window.BoardArchiveSearch = {
-    load: function (id, data) { shards[id] = data; },
-    loaded: loadedIds
+    load: function (id, data, bytes) { shards[id] = data; loadedBytes += bytes > 0 ? bytes : 0; },
+    loaded: loadedIds,
+    loadedBytes: function () { return loadedBytes; },
+    setBudget: function (bytes) { BUDGET = bytes; }
   };
   var base = app.getAttribute('data-index') || 'search/';
 
@@ -46,7 +52,9 @@
   }
 
   /* ---- Text ---------------------------------------------------------------------------------------- */
-  function normalize(value) { return String(value).normalize('NFKC').replace(/\u03A3/g, '\u03C3').toLowerCase(); }
+  function fold(value) { return value.toUpperCase().replace(/\u03A3/g, '\u03C3').toLowerCase(); }
+  // Folding twice reaches a fixed point (ẞ → ß → ss), as TextNormalizer does.
+  function normalize(value) { return fold(fold(String(value).normalize('NFKC'))).normalize('NFKC'); }
   var WHITESPACE = /[\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/;
 
   function queryWords(query) {
@@ -64,9 +72,8 @@
     var tokens = {}, points = Array.from(word), piece = [];
     function flush() {
       if (piece.length === 1) { tokens[piece[0]] = true; }
-      // Bigrams covering the piece: every other one plus the last (the candidates are verified anyway).
-      for (var i = 0; i + 1 < piece.length; i += 2) { tokens[piece[i] + piece[i + 1]] = true; }
-      if (piece.length > 1) { tokens[piece[piece.length - 2] + piece[piece.length - 1]] = true; }
+      // Every bigram of the piece: a missing middle pair ("울학" of "서울학교") rules a block out at once.
+      for (var i = 0; i + 1 < piece.length; i++) { tokens[piece[i] + piece[i + 1]] = true; }
       piece = [];
     }
     points.forEach(function (point) { if (WHITESPACE.test(point)) { flush(); } else { piece.push(point); } });
@@ -225,7 +232,23 @@
     this.cursor = 0;
     this.allowed = null;
     this.done = this.plans.length === 0;
+    this.paused = false;
+    this.runStart = 0;
   }
+
+  /* Whether this run has spent its byte budget; then the search pauses where it is (see fill). */
+  Search.prototype.overBudget = function () {
+    if (loadedBytes - this.runStart < BUDGET) { return false; }
+    this.paused = true;
+    return true;
+  };
+
+  /* How many posts the search has looked at or ruled out, in listing order, of manifest.total. */
+  Search.prototype.searched = function () {
+    var count = 0;
+    for (var i = 0; i < this.blockIndex && i < manifest.blocks.length; i++) { count += manifest.blocks[i][1]; }
+    return count;
+  };
 
   Search.prototype.directory = function () {
     var self = this, tokens = [];
@@ -240,32 +263,44 @@
     });
   };
 
-  /* Finds hits until there are at least `count` or no more; resolves to the hit list. */
+  /* Finds hits until there are at least `count`, no more, or this run's byte budget is spent (then `paused`);
+   * resolves to the hit list. Each call is a new run with a new budget, resuming where the last one stopped. */
   Search.prototype.fill = function (count) {
+    this.paused = false;
+    this.runStart = loadedBytes;
+    return this.step(count);
+  };
+
+  Search.prototype.step = function (count) {
     var self = this;
     if (self.done || self.hits.length >= count) { return Promise.resolve(self.hits); }
     if (self.block === null) {
       if (self.blockIndex >= manifest.blocks.length) { self.done = true; return Promise.resolve(self.hits); }
-      if (self.blockIndex === 1 && self.allowed === null) { return self.directory().then(function () { return self.fill(count); }); }
+      if (self.blockIndex === 1 && self.allowed === null) {
+        if (self.overBudget()) { return Promise.resolve(self.hits); }
+        return self.directory().then(function () { return self.step(count); });
+      }
       if (self.allowed && !self.allowed.has(blockNumber(manifest.blocks[self.blockIndex][0]))) {
         self.blockIndex++;
-        return self.fill(count);
+        return self.step(count);
       }
+      if (self.overBudget()) { return Promise.resolve(self.hits); }
       return matchBlock(self.blockIndex, self.plans, self.fields, self.board).then(function (block) {
         self.block = block;
         self.cursor = 0;
-        return self.fill(count);
+        return self.step(count);
       });
     }
     if (self.cursor >= self.block.candidates.length) {
       self.block = null;
       self.blockIndex++;
-      return self.fill(count);
+      return self.step(count);
     }
+    if (self.overBudget()) { return Promise.resolve(self.hits); }
     var position = self.block.candidates[self.cursor++], blockIndex = self.blockIndex;
     return verify(blockIndex, position, self.plans, self.fields, self.block.sets).then(function (contentsCandidate) {
       if (contentsCandidate !== null) { self.hits.push({ block: blockIndex, position: position, contents: contentsCandidate }); }
-      return self.fill(count);
+      return self.step(count);
     });
   };
 
@@ -383,7 +418,7 @@
   var statusLine = byId('search-status'), table = byId('search-table'), rows = byId('search-results'), more = byId('search-more');
   var recentBox = byId('search-recent'), recentList = byId('search-recent-list'), recentClear = byId('search-recent-clear');
   var recentEmpty = byId('search-recent-empty'), keywordBox = byId('search-keyword');
-  var current = null, generation = 0;
+  var current = null, generation = 0, clicks = 0;
   if (!statusLine || !rows || !table || !more) { return; }  // the engine alone (tests, benchmarks)
 
   function now() { return window.performance && performance.now ? performance.now() : Date.now(); }
@@ -448,6 +483,8 @@
     });
     if (recentClear) { recentClear.hidden = list.length === 0; }
     if (recentEmpty) { recentEmpty.hidden = list.length > 0; }
+    // With no search on screen, the last removed entry brings back the prompt of the empty state.
+    if (!list.length && (!current || !current.search)) { setStatus(text('prompt')); }
     updateRecentVisibility();
   }
 
@@ -535,15 +572,22 @@
     });
   }
 
+  /* The status line and the button under the results: "more" while found hits wait to be shown, "search older
+   * posts" when the run paused on its byte budget with nothing more to show. */
   function showCount(state) {
-    var count = state.search.hits.length;
-    var done = state.search.done && count <= state.shown;
-    if (count === 0) {
-      setStatus(format(text('no-results'), { query: state.query, target: targetLabel(state.target) }));
+    var search = state.search, count = search.hits.length;
+    var waiting = count > state.shown, paused = search.paused && !waiting;
+    var values = { count: state.shown, query: state.query, target: targetLabel(state.target), searched: search.searched(), total: manifest.total };
+    if (paused) {
+      setStatus(format(text(count === 0 ? 'paused-none' : 'paused'), values));
+    } else if (count === 0) {
+      setStatus(format(text('no-results'), values));
     } else {
-      setStatus(format(text(done ? 'count' : 'count-more'), { count: state.shown, query: state.query, target: targetLabel(state.target) }));
+      setStatus(format(text(search.done && !waiting ? 'count' : 'count-more'), values));
     }
-    more.hidden = count <= state.shown;
+    more.textContent = text(paused ? 'continue' : 'more');
+    more.hidden = !(waiting || paused);
+    more.setAttribute('data-action', paused ? 'continue' : 'more');
     table.hidden = count === 0;
   }
 
@@ -601,7 +645,10 @@
       if (state.generation === generation) { setStatus(text('index-error')); }
     }).then(function () {
       // For the benchmark: how long the query took, and how long since the page started loading.
-      window.BoardArchiveSearch.lastRun = { query: query, target: target, ms: now() - state.started, sinceNavigation: now(), shards: loadedIds.slice() };
+      window.BoardArchiveSearch.lastRun = {
+        query: query, target: target, ms: now() - state.started, sinceNavigation: now(), shards: loadedIds.slice(),
+        hits: state.search ? state.search.hits.length : 0, paused: state.search ? state.search.paused : false
+      };
       app.setAttribute('data-ready', String(state.generation));
     });
   }
@@ -614,7 +661,11 @@
       return renderHits(state, state.shown, state.shown + PAGE);
     }).then(function () {
       more.disabled = false;
-      if (state.generation === generation) { showCount(state); app.setAttribute('data-ready', String(state.generation) + '+' + state.shown); }
+      // A new value after every click, even one that found nothing new (a paused search going on).
+      if (state.generation === generation) { showCount(state); app.setAttribute('data-ready', String(state.generation) + '+' + state.shown + '.' + (++clicks)); }
+    }).catch(function () {
+      more.disabled = false;
+      if (state.generation === generation) { setStatus(text('index-error')); }
     });
   }
 

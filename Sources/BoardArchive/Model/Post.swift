@@ -110,4 +110,9 @@ extension Post {
     public func shownWriterName(anonymousLabel: String) -> String {
         isAnonymous ? anonymousLabel : writer.displayName
     }
+
+    /// The attachment count listings show: `attachmentsCount`, but at least 1 when the API only sets `hasAttachment`.
+    public var shownAttachmentsCount: Int {
+        max(attachmentsCount, hasAttachment == true ? 1 : 0)
+    }
 }

@@ -26,7 +26,7 @@ struct PageContext: Sendable {
 
     /// The fields a row and a post page share.
     func postSummary(_ post: Post) -> [String: Any] {
-        let attachments = max(post.attachmentsCount, post.hasAttachment == true ? 1 : 0)
+        let attachments = post.shownAttachmentsCount
         return [
             "postId": post.postId,
             "postType": post.postType.rawValue,

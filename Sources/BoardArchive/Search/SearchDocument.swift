@@ -41,7 +41,7 @@ public struct SearchDocument: Sendable, Equatable, Hashable {
         self.init(
             postId: post.postId, boardId: post.boardId, boardName: boardName, title: post.title,
             writer: post.shownWriterName(anonymousLabel: anonymousLabel), contents: post.contents, createdDateTime: post.createdDateTime,
-            postType: post.postType, viewCount: post.viewCount, commentsCount: post.commentsCount, attachmentsCount: post.attachmentsCount,
+            postType: post.postType, viewCount: post.viewCount, commentsCount: post.commentsCount, attachmentsCount: post.shownAttachmentsCount,
             hasParent: post.parentPostId != nil)
     }
 

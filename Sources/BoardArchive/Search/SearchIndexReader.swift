@@ -26,11 +26,19 @@ public final class SearchIndexReader {
         public var hits: [Hit]
         /// Whether the search stopped at `limit` before looking at every candidate (there may be more hits).
         public var stoppedEarly: Bool
+        /// Whether the search stopped because it had loaded `byteBudget` bytes; older posts are not searched yet.
+        public var paused: Bool
         /// The index files this query loaded that earlier queries had not, in load order.
         public var loadedPaths: [String]
         /// Their total size in bytes.
         public var loadedBytes: Int
     }
+
+    /// The byte budget of one run of a search in the browser: `BUDGET` in `templates/assets/search.js`.
+    ///
+    /// With the manifest, one round of parallel posting loads past the budget and the rows of the first page,
+    /// a first query stays under 150 kB on 100,000 posts (measured in `Benchmarks/search/RESULTS.md`).
+    public static let browserByteBudget = 96_000
 
     let blocks: [Block]
     let metaShardSize: Int
@@ -84,10 +92,23 @@ public final class SearchIndexReader {
     ///
     /// With a `limit` it stops after that many hits, like the search page asking for one page plus one; it then
     /// loads what the page shows for the first `displayed` hits (metadata, and contents for snippets).
-    public func search(_ query: String, target: SearchTarget, boardId: Int? = nil, limit: Int? = nil, displayed: Int = 0) throws -> Outcome {
+    ///
+    /// With a `byteBudget` it also pauses, as `search.js` does, once the index files it loaded (the manifest
+    /// aside) reach that many bytes: before reading the block directory, before matching a block and before
+    /// verifying a candidate. A rare or absent word then costs the budget, not the whole index.
+    public func search(
+        _ query: String, target: SearchTarget, boardId: Int? = nil, limit: Int? = nil, displayed: Int = 0, byteBudget: Int? = nil
+    ) throws -> Outcome {
         let plans = SearchQueryPlan.plans(for: query)
         var hits: [Hit] = []
         var stoppedEarly = false
+        var paused = false
+        let budgetStart = newlyLoadedBytes
+        func overBudget() -> Bool {
+            guard let byteBudget, newlyLoadedBytes - budgetStart >= byteBudget else { return false }
+            paused = true
+            return true
+        }
         if !plans.isEmpty {
             // The newest block is searched straight away; when it does not fill the page, the directory names
             // the blocks that hold every token of every word, and the others are skipped.
@@ -99,6 +120,7 @@ public final class SearchIndexReader {
                     break
                 }
                 if blockIndex == 1 {
+                    if overBudget() { break }
                     for plan in plans {
                         for token in plan.tokens {
                             let blocks = Set(try directoryBlocks(of: token))
@@ -107,12 +129,14 @@ public final class SearchIndexReader {
                     }
                 }
                 if let allowed, !allowed.contains(SearchIndexBuilder.blockNumber(block.id)) { continue }
+                if overBudget() { break }
                 let matcher = try BlockMatcher(reader: self, block: block, plans: plans, target: target, boardId: boardId)
                 for position in matcher.candidates {
                     if let limit, hits.count >= limit {
                         stoppedEarly = true
                         break blockLoop
                     }
+                    if overBudget() { break blockLoop }
                     guard let contentsCandidate = try matcher.matches(position) else { continue }
                     hits.append(Hit(blockId: block.id, position: position, blockIndex: blockIndex, contentsCandidate: contentsCandidate))
                 }
@@ -126,7 +150,7 @@ public final class SearchIndexReader {
             newlyLoaded = []
             newlyLoadedBytes = 0
         }
-        return Outcome(hits: hits, stoppedEarly: stoppedEarly, loadedPaths: newlyLoaded, loadedBytes: newlyLoadedBytes)
+        return Outcome(hits: hits, stoppedEarly: stoppedEarly, paused: paused, loadedPaths: newlyLoaded, loadedBytes: newlyLoadedBytes)
     }
 
     /// The post id of a hit (read without counting the load, for tests).
@@ -231,7 +255,7 @@ public final class SearchIndexReader {
 
     private static func parse(path: String, load: (String) -> Data?) throws -> (json: Any, bytes: Int) {
         guard let data = load(path) else { throw SearchIndexError(path: path, reason: .missingFile) }
-        guard let (_, json) = SearchScript.unwrap(data) else {
+        guard let (_, json, declared) = SearchScript.unwrap(data), declared == data.count else {
             throw SearchIndexError(path: path, reason: .malformedFile(detail: "not a loader script"))
         }
         do {

@@ -68,36 +68,47 @@ enum SearchJSON: Equatable {
     }
 }
 
-/// The classic-script envelope of every index file: `BoardArchiveSearch.load("id",JSON.parse('…'));`.
+/// The classic-script envelope of every index file: `BoardArchiveSearch.load("id",JSON.parse('…'),bytes);`.
 ///
 /// Classic scripts are the one way to load data that works from `file://`; `JSON.parse` of a string literal
 /// parses faster than an object literal. The JSON text is put in a single-quoted literal, so `\` and `'` are escaped.
+/// The last argument is the file's own size in bytes: a browser cannot see the size of a script it loaded from
+/// `file://`, and `search.js` needs it to keep a query within its byte budget.
 enum SearchScript {
     static let prefix = "BoardArchiveSearch.load(\""
     static let middle = "\",JSON.parse('"
-    static let suffix = "'));\n"
+    static let sizeSeparator = "'),"
+    static let suffix = ");\n"
 
     /// The script bytes that hand `payload` to the loader under `shardId`.
     static func wrap(shardId: String, payload: SearchJSON) -> Data {
         var json: [UInt8] = []
         payload.write(to: &json)
         var bytes = Array((prefix + shardId + middle).utf8)
-        bytes.reserveCapacity(bytes.count + json.count + json.count / 16 + suffix.utf8.count)
+        bytes.reserveCapacity(bytes.count + json.count + json.count / 16 + 32)
         for byte in json {
             if byte == 0x5C || byte == 0x27 { bytes.append(0x5C) }
             bytes.append(byte)
         }
+        bytes.append(contentsOf: sizeSeparator.utf8)
+        // The size counts its own digits: the smallest digit count that fits the total.
+        let base = bytes.count + suffix.utf8.count
+        var digits = 1
+        while String(base + digits).count != digits { digits += 1 }
+        bytes.append(contentsOf: String(base + digits).utf8)
         bytes.append(contentsOf: suffix.utf8)
         return Data(bytes)
     }
 
-    /// The shard id and the JSON text of a script made by `wrap`, or `nil` when it is not one.
-    static func unwrap(_ data: Data) -> (shardId: String, json: Data)? {
+    /// The shard id, the JSON text and the declared size of a script made by `wrap`, or `nil` when it is not one.
+    static func unwrap(_ data: Data) -> (shardId: String, json: Data, declaredBytes: Int)? {
         guard let text = String(data: data, encoding: .utf8), text.hasPrefix(prefix), text.hasSuffix(suffix),
-            let middleRange = text.range(of: middle)
+            let middleRange = text.range(of: middle), let sizeRange = text.range(of: sizeSeparator, options: .backwards),
+            middleRange.upperBound <= sizeRange.lowerBound,
+            let declared = Int(text[sizeRange.upperBound..<text.index(text.endIndex, offsetBy: -suffix.count)])
         else { return nil }
         let shardId = String(text[text.index(text.startIndex, offsetBy: prefix.count)..<middleRange.lowerBound])
-        let literal = text[middleRange.upperBound..<text.index(text.endIndex, offsetBy: -suffix.count)]
+        let literal = text[middleRange.upperBound..<sizeRange.lowerBound]
         var json = ""
         var escaping = false
         for scalar in literal.unicodeScalars {
@@ -110,6 +121,6 @@ enum SearchScript {
                 json.unicodeScalars.append(scalar)
             }
         }
-        return (shardId, Data(json.utf8))
+        return (shardId, Data(json.utf8), declared)
     }
 }

@@ -20,8 +20,8 @@ enum SearchTokenizer {
         }
     }
 
-    /// The gram keys a normalised query word needs, sorted: the unigram of a one-code-point piece, else bigrams
-    /// covering each whitespace-free piece (NFKC can put a space inside a word, as `¨` → space + U+0308).
+    /// The gram keys a normalised query word needs, sorted: the unigram of a one-code-point piece, else every bigram
+    /// of each whitespace-free piece (NFKC can put a space inside a word, as `¨` → space + U+0308).
     static func gramKeys(ofWord normalizedWord: String) -> [UInt64] {
         var keys = Set<UInt64>()
         var piece: [UInt32] = []
@@ -29,9 +29,10 @@ enum SearchTokenizer {
             if piece.count == 1 {
                 keys.insert(unigramFlag | UInt64(piece[0]))
             } else if piece.count > 1 {
-                // A cover of the piece by bigrams: every other one, plus the last. Candidates stay a superset of
-                // the matches (every bigram of a match is in the post) and are verified; fewer shards to load.
-                for start in Set(stride(from: 0, to: piece.count - 1, by: 2)).union([piece.count - 2]) {
+                // Every bigram of the piece. A cover by every other bigram loads fewer posting shards, but it lets
+                // through posts that hold the pieces apart ("서울" and "학교" for "서울학교"), and a rare word then
+                // verifies a block's worth of text; the missing middle bigram ("울학") rules such blocks out at once.
+                for start in 0..<(piece.count - 1) {
                     keys.insert(UInt64(piece[start]) << 21 | UInt64(piece[start + 1]))
                 }
             }

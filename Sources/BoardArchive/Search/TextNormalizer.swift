@@ -2,34 +2,73 @@ import Foundation
 
 /// The one text normalisation the search index, the keyword pages and `search.js` share.
 ///
-/// `normalize` is Unicode NFKC followed by a per-code-point lowercase mapping. The browser side computes the
-/// same thing with `s.normalize('NFKC').replace(/Σ/g, 'σ').toLowerCase()`: replacing capital sigma first turns
-/// off JavaScript's context-sensitive final-sigma rule, so both sides map every code point on its own.
+/// `normalize` is Unicode NFKC, then case folding, then NFKC again. Case folding maps every code point to upper
+/// case and the result to lower case, with capital sigma taken to `σ` in between, twice, so `ß`, `ẞ` and `SS` all
+/// fold to `ss` and `ς`, `σ` and `Σ` all to `σ`. The browser side computes the same thing with
+/// `s.normalize('NFKC')`, then `.toUpperCase().replace(/Σ/g, 'σ').toLowerCase()` twice, then `.normalize('NFKC')`: mapping capital
+/// sigma before lowering turns off JavaScript's context-sensitive final-sigma rule, so both sides map every code
+/// point on its own; the last NFKC recomposes what case mapping decomposed (`J` + U+030C → `ǰ`).
 ///
-/// Known edge cases (all covered by `TextNormalizerTests`):
+/// Known edge cases (all covered by `SearchNormalizerTests`):
 /// - Foundation's NFKC on Linux does not compose a precomposed LV syllable with a following trailing jamo
 ///   (`가` + `ᆰ`); `composeHangul` finishes that composition so NFD, NFC and mixed Hangul all agree with the browser.
-/// - Case mapping is lowercase, not full case folding: `ß` stays `ß`, `İ` becomes `i̇` (two code points) on both sides.
+/// - Folding is Unicode's full, locale-free mapping: `İ` becomes `i̇` (two code points) on both sides.
 /// - Characters newer than the Unicode version of the Swift runtime or the reader's browser may normalise
 ///   differently (for example the Unicode 17 outlined Latin letters U+1CCD6…); such text still matches itself.
 public enum TextNormalizer {
-    /// Normalises `text` for indexing and matching: NFKC, then lowercase per code point.
+    /// Normalises `text` for indexing and matching: NFKC, case folding, NFKC.
     public static func normalize(_ text: String) -> String {
         if text.utf8.allSatisfy({ $0 < 0x80 }) {
             return text.lowercased()
         }
-        let compatible = text.precomposedStringWithCompatibilityMapping.precomposedStringWithCanonicalMapping
         var output = String.UnicodeScalarView()
-        for scalar in composeHangul(Array(compatible.unicodeScalars)) {
-            if scalar.value < 0x80 {
-                output.append((0x41...0x5A).contains(scalar.value) ? Unicode.Scalar(UInt8(scalar.value) + 32) : scalar)
-            } else if !scalar.properties.changesWhenLowercased {
-                output.append(scalar)
-            } else {
-                output.append(contentsOf: scalar.properties.lowercaseMapping.unicodeScalars)
+        let changed = fold(composeHangul(Array(compatibilityComposed(text).unicodeScalars)), into: &output)
+        guard changed else { return String(output) }
+        return String(String.UnicodeScalarView(composeHangul(Array(compatibilityComposed(String(output)).unicodeScalars))))
+    }
+
+    /// NFKC as Foundation computes it (Hangul finished by ``composeHangul(_:)``).
+    private static func compatibilityComposed(_ text: String) -> String {
+        text.precomposedStringWithCompatibilityMapping.precomposedStringWithCanonicalMapping
+    }
+
+    /// One round of case folding: upper case, capital sigma to `σ`, lower case (JavaScript's
+    /// `toUpperCase().replace(/Σ/g, 'σ').toLowerCase()`).
+    private static func caseMapped(_ scalars: [Unicode.Scalar]) -> [Unicode.Scalar] {
+        var output: [Unicode.Scalar] = []
+        for scalar in scalars {
+            for upper in scalar.properties.uppercaseMapping.unicodeScalars {
+                if upper.value == 0x3A3 {
+                    output.append("\u{3C3}")
+                } else {
+                    output.append(contentsOf: upper.properties.lowercaseMapping.unicodeScalars)
+                }
             }
         }
-        return String(output)
+        return output
+    }
+
+    /// Appends the case-folded `scalars` to `output`; returns whether any code point changed.
+    private static func fold(_ scalars: [Unicode.Scalar], into output: inout String.UnicodeScalarView) -> Bool {
+        var changed = false
+        for scalar in scalars {
+            if scalar.value < 0x80 {
+                if (0x41...0x5A).contains(scalar.value) {
+                    output.append(Unicode.Scalar(UInt8(scalar.value) + 32))
+                    changed = true
+                } else {
+                    output.append(scalar)
+                }
+            } else if !scalar.properties.changesWhenCaseMapped {
+                output.append(scalar)
+            } else {
+                // Twice: `ẞ` lowers to `ß`, which only a second round takes to `ss`; two rounds reach a fixed point.
+                let folded = caseMapped(caseMapped([scalar]))
+                if folded.count != 1 || folded.first != scalar { changed = true }
+                output.append(contentsOf: folded)
+            }
+        }
+        return changed
     }
 
     /// Whether `scalar` is whitespace as JavaScript's `\s` defines it (the query splitter on both sides).

@@ -1,0 +1,72 @@
+"""The search engine's limits in a real browser over file://: the shared normaliser cases, and a search that
+pauses on its byte budget and, continued, still ends with exactly the oracle's results."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from selenium.webdriver.common.by import By
+
+from browser_support import REPO_ROOT, assert_no_dialog, file_url
+from test_search import assert_results_match_oracle, ready_state, require_search_page, result_ids, wait_ready
+
+CASES = json.loads((REPO_ROOT / "Tests" / "Shared" / "normalizer-cases.json").read_text(encoding="utf-8"))
+
+
+def test_normaliser_matches_swift_on_the_shared_cases(driver, demo_site):
+    driver.get(file_url(demo_site.page("search.html")))
+    require_search_page(driver, demo_site)
+    got = driver.execute_script(
+        "return arguments[0].map(function (pair) { return window.BoardArchiveSearch.normalize(pair[0]); });", CASES)
+    assert len(CASES) >= 30
+    wrong = [(source, expected, actual) for (source, expected), actual in zip(CASES, got) if actual != expected]
+    assert not wrong, "search.js normalises differently from TextNormalizer: " + ", ".join(
+        f"{source!r} → {actual!r} (Swift: {expected!r})" for source, expected, actual in wrong)
+
+
+def submit(driver, query: str, target: str) -> None:
+    before = ready_state(driver)
+    driver.execute_script(
+        "document.getElementById('search-query').value = arguments[0];"
+        "document.getElementById('search-target').value = arguments[1];"
+        "document.getElementById('search-form').requestSubmit();", query, target)
+    wait_ready(driver, before, f"the search for {query!r}")
+
+
+def continue_until_done(driver) -> tuple[list[int], list[str]]:
+    """Clicks the button under the results ("more" or "search older posts") until it is hidden; returns every
+    result and the status lines seen while the search was paused."""
+    paused_statuses = []
+    for _ in range(400):
+        button = driver.find_element(By.ID, "search-more")
+        if button.get_property("hidden") or not button.is_displayed():
+            return result_ids(driver), paused_statuses
+        if button.get_attribute("data-action") == "continue":
+            paused_statuses.append(driver.find_element(By.ID, "search-status").text)
+        before = ready_state(driver)
+        button.click()
+        wait_ready(driver, before, "'more' / 'search older posts'")
+    raise AssertionError("the search never finished")
+
+
+@pytest.mark.parametrize(("query", "target"), [("서울시청", "all"), ("서울", "contents"), ("없는검색어", "all")])
+def test_a_search_over_its_budget_pauses_says_so_and_continues_to_the_oracle(driver, demo_site, archive, query, target):
+    driver.get(file_url(demo_site.page("search.html")))
+    require_search_page(driver, demo_site)
+    # One byte: every run pauses at its first check after it loaded anything, so the demo index needs many runs.
+    driver.execute_script("window.BoardArchiveSearch.setBudget(1);")
+    submit(driver, query, target)
+    assert_no_dialog(driver, f"the paused search for {query!r}")
+    first = driver.find_element(By.ID, "search-more")
+    assert first.is_displayed() and first.get_attribute("data-action") == "continue", "a 1-byte budget did not pause"
+    assert first.text in ("이전 글 계속 검색", "Search older posts")
+    ids, paused = continue_until_done(driver)
+    assert paused, "no paused state was shown"
+    assert all(query in status for status in paused), paused
+    total = len(archive.posts)
+    assert any(f"{total}개" in status for status in paused), f"the paused status does not say how many posts exist: {paused}"
+    assert_results_match_oracle(ids, archive, query, target)
+    status = driver.find_element(By.ID, "search-status").text
+    if not ids:
+        assert "없습니다" in status and query in status, status
