@@ -4,9 +4,15 @@ import Foundation
 import Logging
 
 /// The options of `build` (and of `export` and `demo`, which build last).
+///
+/// Every setting resolves in one place, ``resolved()``: a flag given on the command line, else the `--config`
+/// file, else the default.
 struct BuildOptions: ParsableArguments {
-    @Option(help: "The output folder.")
-    var out: String = "site"
+    @Option(help: "A JSON file of build settings (out, templates, timezone, lang, keywords, topKeywords); flags win over it.")
+    var config: String?
+
+    @Option(help: "The output folder. Default: site.")
+    var out: String?
 
     @Option(help: "A templates folder to use instead of ./templates (copy ./templates to start).")
     var templates: String?
@@ -17,27 +23,49 @@ struct BuildOptions: ParsableArguments {
     @Option(help: "The archive's time zone (IANA name, e.g. Asia/Seoul); \"today\" is a day in it. Default: the machine's.")
     var timezone: String?
 
-    @Option(help: "Interface language: ko or en.")
-    var lang: String = "ko"
+    @Option(help: "Interface language: ko or en. Default: ko.")
+    var lang: String?
 
     @Flag(help: "Replace a non-empty output folder that boardarchive did not create.")
     var force = false
 
-    @Option(name: .customLong("keyword"), help: "A keyword to pre-render as a result page (repeatable).")
+    @Option(name: .customLong("keyword"), help: "A keyword to pre-render as a result page (repeatable; added to the config file's).")
     var keywords: [String] = []
 
-    @Option(help: "How many of the archive's most frequent terms get pre-rendered result pages.")
-    var topKeywords: Int = 20
+    @Option(help: "How many of the archive's most frequent terms get pre-rendered result pages. Default: 20.")
+    var topKeywords: Int?
+
+    /// The settings after flags, the config file and defaults are merged and checked.
+    struct Resolved: Equatable {
+        var out: String
+        var templates: String?
+        var timezone: String?
+        var lang: String
+        var keywords: [String]
+        var topKeywords: Int
+    }
 
     func validate() throws {
         if let now, Self.parseInstant(now) == nil {
             throw ValidationError("--now must be an ISO 8601 date-time such as 2026-11-22T09:00:00Z, not \"\(now)\".")
         }
-        try Self.validate(timezone: timezone, lang: lang)
-        guard topKeywords >= 0, topKeywords <= 10_000 else { throw ValidationError("--top-keywords must be between 0 and 10000.") }
-        if keywords.contains(where: { $0.trimmingCharacters(in: .whitespaces).isEmpty }) {
+        _ = try resolved()
+    }
+
+    /// Flag, else config file, else default, for every setting; throws a usage error naming the bad value.
+    func resolved() throws -> Resolved {
+        let file = try config.map(BuildConfigFile.load) ?? BuildConfigFile()
+        let settings = Resolved(
+            out: out ?? file.out ?? "site", templates: templates ?? file.templates, timezone: timezone ?? file.timezone,
+            lang: lang ?? file.lang ?? "ko", keywords: (file.keywords ?? []) + keywords, topKeywords: topKeywords ?? file.topKeywords ?? 20)
+        try Self.validate(timezone: settings.timezone, lang: settings.lang)
+        guard settings.topKeywords >= 0, settings.topKeywords <= 10_000 else {
+            throw ValidationError("--top-keywords must be between 0 and 10000, not \(settings.topKeywords).")
+        }
+        if settings.keywords.contains(where: { $0.trimmingCharacters(in: .whitespaces).isEmpty }) {
             throw ValidationError("--keyword must not be empty.")
         }
+        return settings
     }
 
     /// Checks `--timezone` and `--lang`, which `demo` takes too.
@@ -50,6 +78,7 @@ struct BuildOptions: ParsableArguments {
 
     /// Resolves the clock (flag > SOURCE_DATE_EPOCH > system clock) and the rest into the library's configuration.
     func makeConfiguration(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> BuildConfiguration {
+        let settings = try resolved()
         let instant: Date
         if let now, let parsed = Self.parseInstant(now) {
             instant = parsed
@@ -62,10 +91,10 @@ struct BuildOptions: ParsableArguments {
             instant = Date()
         }
         return BuildConfiguration(
-            outputDirectory: URL(fileURLWithPath: out, isDirectory: true),
-            templatesDirectory: templates.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? Self.defaultTemplatesDirectory(),
-            now: instant, timeZone: timezone.flatMap(TimeZone.init(identifier:)) ?? .current, language: SiteLanguage(rawValue: lang) ?? .ko,
-            force: force, keywords: keywords, topKeywords: topKeywords)
+            outputDirectory: URL(fileURLWithPath: settings.out, isDirectory: true),
+            templatesDirectory: settings.templates.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? Self.defaultTemplatesDirectory(),
+            now: instant, timeZone: settings.timezone.flatMap(TimeZone.init(identifier:)) ?? .current,
+            language: SiteLanguage(rawValue: settings.lang) ?? .ko, force: force, keywords: settings.keywords, topKeywords: settings.topKeywords)
     }
 
     /// `./templates` when it exists, else the `templates` folder of the checkout the executable was built in

@@ -54,3 +54,44 @@ struct PaginationTests {
         #expect(items.map { $0["href"] as? String } == ["", "", "index.html", "page-2.html", "page-3.html", "page-2.html", "page-3.html"])
     }
 }
+
+@Suite("Pagination of built board pages")
+struct BuiltPaginationTests {
+    /// One board per post count; each board's built pages must hold exactly the expected rows, in board order.
+    static let counts = [0, 1, 29, 30, 31, 60, 61]
+
+    @Test("boards of 0, 1, 29, 30, 31, 60 and 61 posts: the page files and the rows on each")
+    func builtPages() async throws {
+        var boards: [Board] = []
+        var posts: [Post] = []
+        var nextId = 1_000
+        for (index, count) in Self.counts.enumerated() {
+            let boardId = 100 + count
+            boards.append(Board(boardId: boardId, displayName: "게시판 \(count)", orderNo: index))
+            for minute in 0..<count {
+                posts.append(SiteFixture.post(nextId, board: boardId, at: String(format: "2024-05-14T10:%02d:00Z", minute % 60)))
+                nextId += 1
+            }
+        }
+        let store = try SiteFixture.store(boards: boards, posts: posts)
+        let output = try SiteFixture.temporaryDirectory().appendingPathComponent("site")
+        try await SiteFixture.build(store, into: output)
+        let files = try SiteFixture.files(under: output)
+        for count in Self.counts {
+            let boardId = 100 + count
+            let pageFiles = files.keys.filter { $0.hasPrefix("boards/\(boardId)/") }
+            let expectedSizes = count == 0 ? [0] : stride(from: 0, to: count, by: 30).map { min(30, count - $0) }
+            #expect(pageFiles.count == expectedSizes.count, "board of \(count): \(pageFiles.sorted())")
+            var listed: [Int] = []
+            for (offset, size) in expectedSizes.enumerated() {
+                let html = try SiteFixture.text(SitePaths.board(boardId, page: offset + 1), in: output)
+                let ids = html.matches(of: #/<tr class="post-row[^"]*" data-post-id="(\d+)"/#).compactMap { Int($0.output.1) }
+                #expect(ids.count == size, "board of \(count), page \(offset + 1)")
+                listed += ids
+            }
+            let boardPosts = try store.posts(inBoard: boardId).map(\.postId)
+            #expect(listed == boardPosts, "board of \(count): rows are every post once, in board order")
+            if count == 0 { #expect(try SiteFixture.text(SitePaths.board(boardId), in: output).contains("class=\"empty-state\"")) }
+        }
+    }
+}

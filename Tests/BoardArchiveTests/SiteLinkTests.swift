@@ -14,15 +14,30 @@ enum SiteLinkChecker {
         var description: String { "\(page): \(reference) (\(issue))" }
     }
 
-    /// Every `href`, `src` and `action` value of every `.html` file under `root`, checked.
+    /// Every reference of the site, checked: `href`, `src`, `action`, `formaction`, `poster`, `data` and every
+    /// `srcset` candidate in `.html` files, and `url(…)` / `@import` in `.css` files and inline `style` attributes.
     static func problems(in root: URL) throws -> [Problem] {
         var problems: [Problem] = []
         let files = SitePublisher.files(under: root)
+        for sheet in files.sorted() where sheet.hasSuffix(".css") {
+            problems += cssProblems(in: try SiteFixture.text(sheet, in: root), on: sheet, files: files)
+        }
         for page in files.sorted() where page.hasSuffix(".html") {
             let html = try SiteFixture.text(page, in: root)
             for tag in html.matches(of: #/<[A-Za-z][^<>]*>/#) {
                 let text = String(tag.output)
-                for match in text.matches(of: #/\s(href|src|action)\s*=\s*"([^"]*)"/#) {
+                for match in text.matches(of: #/\sstyle\s*=\s*"([^"]*)"/#) {
+                    problems += cssProblems(in: String(match.output.1), on: page, files: files)
+                }
+                for match in text.matches(of: #/\ssrcset\s*=\s*"([^"]*)"/#) {
+                    for candidate in match.output.1.split(separator: ",") {
+                        let value = String(candidate.trimmingCharacters(in: .whitespaces).prefix { !$0.isWhitespace })
+                        if let issue = issue(with: value, attribute: "srcset", on: page, files: files) {
+                            problems.append(Problem(page: page, reference: "srcset=\"\(value)\"", issue: issue))
+                        }
+                    }
+                }
+                for match in text.matches(of: #/\s(href|src|action|formaction|poster|data)\s*=\s*"([^"]*)"/#) {
                     let attribute = String(match.output.1)
                     let value = String(match.output.2)
                     if let issue = issue(with: value, attribute: attribute, on: page, files: files) {
@@ -32,6 +47,22 @@ enum SiteLinkChecker {
                 if text.range(of: #"\s(href|src|action)\s*=\s*[^"\s>]"#, options: .regularExpression) != nil {
                     problems.append(Problem(page: page, reference: text, issue: "unquoted reference"))
                 }
+            }
+        }
+        return problems
+    }
+
+    /// The `url(…)` and `@import "…"` references of a style sheet or `style` attribute; `data:` URLs are inline.
+    static func cssProblems(in css: String, on page: String, files: Set<String>) -> [Problem] {
+        var problems: [Problem] = []
+        var values: [String] = []
+        for match in css.matches(of: #/url\(\s*(?:"([^"]*)"|'([^']*)'|([^)'"\s]*))\s*\)/#) {
+            values.append(String(match.output.1 ?? match.output.2 ?? match.output.3 ?? ""))
+        }
+        for match in css.matches(of: #/@import\s+["']([^"']*)["']/#) { values.append(String(match.output.1)) }
+        for value in values where !value.hasPrefix("data:") {
+            if let issue = issue(with: value, attribute: "url", on: page, files: files) {
+                problems.append(Problem(page: page, reference: "url(\(value))", issue: issue))
             }
         }
         return problems
@@ -102,8 +133,11 @@ struct SiteLinkTests {
         for post in dataset.posts { expected.insert(SitePaths.post(post.postId)) }
         let assets = SiteBuilder.assetPaths(in: SiteFixture.templatesDirectory.appendingPathComponent("assets")).map { "assets/" + $0 }
         expected.formUnion(assets)
-        // The search phase may add search.html, search/… and keywords/…; nothing else is allowed.
-        let extra = files.subtracting(expected).filter { !($0 == "search.html" || $0.hasPrefix("search/") || $0.hasPrefix("keywords/")) }
+        expected.formUnion(["search.html", "search/manifest.js", "keywords/index.html"])
+        // The search index and keyword pages have documented names; nothing else is allowed.
+        let indexFile = #/search/(d\d+|[nt]\d+/[pmc]\d+)\.js/#
+        let keywordPage = #/keywords/k-[0-9a-f]+(-page-[2-9]|-page-[1-9]\d+)?\.html/#
+        let extra = files.subtracting(expected).filter { (try? indexFile.wholeMatch(in: $0)) == nil && (try? keywordPage.wholeMatch(in: $0)) == nil }
         #expect(extra.isEmpty, "unexpected files: \(extra.sorted().prefix(10))")
         #expect(expected.subtracting(files).isEmpty, "missing files: \(expected.subtracting(files).sorted().prefix(10))")
         let problems = try SiteLinkChecker.problems(in: output)
@@ -118,6 +152,8 @@ struct SiteLinkTests {
             ("../../../x.html", "escapes the site"), ("javascript:alert(1)", "has a scheme (network or script URL)"),
         ])
     func checkerCatches(value: String, issue: String) {
+        let sheet = "a { background: url(\"\(value)\") } @import '\(value)'; b { background: url(data:image/png;base64,AA) }"
+        #expect(SiteLinkChecker.cssProblems(in: sheet, on: "posts/1.html", files: ["posts/1.html", "index.html"]).map(\.issue) == [issue, issue])
         #expect(SiteLinkChecker.issue(with: value, attribute: "href", on: "posts/1.html", files: ["posts/1.html", "index.html"]) == issue)
         #expect(SiteLinkChecker.issue(with: "../index.html", attribute: "href", on: "posts/1.html", files: ["index.html"]) == nil)
     }
