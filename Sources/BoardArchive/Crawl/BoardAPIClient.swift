@@ -59,10 +59,15 @@ struct BoardAPIClient: Sendable {
         if !query.isEmpty { components.queryItems = query.map { URLQueryItem(name: $0.0, value: String($0.1)) } }
         guard let url = components.url else { throw CrawlError(request: described, reason: .undecodableBody("invalid URL")) }
         let offset = query.first { $0.0 == "offset" }?.1 ?? 0
-        return try await withRetries(described) { body in
-            try EnvelopeDecoder.decode(Item.self, from: body, request: described, board: board, offset: offset)
-        } url: {
-            url
+        do {
+            return try await withRetries(described) { body in
+                try EnvelopeDecoder.decode(Item.self, from: body, request: described, board: board, offset: offset, redacting: token)
+            } url: {
+                url
+            }
+        } catch let error as CrawlError {
+            // The last line of defence: whatever a body or a library quoted, the token never leaves the client.
+            throw error.redacting(token)
         }
     }
 

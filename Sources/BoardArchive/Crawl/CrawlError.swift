@@ -55,3 +55,24 @@ public struct CrawlError: Error, Equatable, Sendable, LocalizedError {
         }
     }
 }
+
+extension CrawlError {
+    /// This error with every occurrence of `token` in its strings replaced by `<redacted>`: a body, a transport error
+    /// or a proxy's page may echo the request's `Authorization` header.
+    func redacting(_ token: APIToken) -> CrawlError {
+        let reason: Reason
+        switch self.reason {
+        case .transport(let detail, let attempts, let waited):
+            reason = .transport(token.redact(detail), attempts: attempts, waited: waited)
+        case .undecodableBody(let detail):
+            reason = .undecodableBody(token.redact(detail))
+        case .undecodableItem(let board, let offset, let post, let field, let detail):
+            reason = .undecodableItem(board: board, offset: offset, post: post, field: token.redact(field), detail: token.redact(detail))
+        case .missingToken(let detail):
+            reason = .missingToken(token.redact(detail))
+        case .unexpectedStatus, .unauthorized, .notFound:
+            reason = self.reason
+        }
+        return CrawlError(request: token.redact(request), reason: reason)
+    }
+}

@@ -60,7 +60,7 @@ public struct Crawler: Sendable {
                 if let mismatch = outcome.mismatch { report.mismatches.append(mismatch) }
             }
         } catch {
-            try? store.finishRun(runId, status: "failed", summary: "\(error.localizedDescription)", at: now())
+            try? store.finishRun(runId, status: "failed", summary: configuration.token.redact(error.localizedDescription), at: now())
             throw error
         }
         report.requests = await client.statistics.requests

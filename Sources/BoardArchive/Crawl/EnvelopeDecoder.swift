@@ -7,8 +7,10 @@ enum EnvelopeDecoder {
         case truncated(String)
     }
 
+    /// Decodes one page; the start of a body that is not JSON is quoted in the error with `token` redacted first, so
+    /// a body echoing the `Authorization` header cannot leak even a cut-off piece of the token.
     static func decode<Item: Decodable & Sendable>(
-        _ type: Item.Type, from body: Data, request: String, board: Int?, offset: Int
+        _ type: Item.Type, from body: Data, request: String, board: Int?, offset: Int, redacting token: APIToken? = nil
     ) throws -> Page<Item> {
         let decoder = JSONDecoder()
         let envelope: Envelope<JSONValue>
@@ -21,7 +23,8 @@ enum EnvelopeDecoder {
             if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") {
                 throw Failure.truncated("\(body.count) bytes that are not complete JSON")
             }
-            let start = String(decoding: body.prefix(40), as: UTF8.self).replacingOccurrences(of: "\n", with: " ")
+            let text = String(decoding: body.prefix(64 << 10), as: UTF8.self)
+            let start = (token?.redact(text) ?? text).prefix(40).replacingOccurrences(of: "\n", with: " ")
             throw CrawlError(request: request, reason: .undecodableBody("the body is not JSON: it starts with \"\(start)\""))
         } catch let error as DecodingError {
             throw CrawlError(request: request, reason: .undecodableBody("envelope field `\(fieldName(of: error))`: \(reason(of: error))"))
