@@ -1,6 +1,7 @@
 import BoardArchive
 import FixtureAPI
 import Foundation
+import GRDB
 import Testing
 
 /// `boardarchive crawl` against `boardarchive fixture-api`, two real processes talking HTTP on 127.0.0.1.
@@ -77,5 +78,19 @@ struct CrawlCommandTests {
             environment: ["BOARD_API_TOKEN": Self.token])
         #expect(unreachable.status == 69)
         #expect(unreachable.stderr.contains("GET /boards got no response after 2 attempts"))
+    }
+
+    @Test func aStoreFromANewerBoardArchiveExitsWith73() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = folder.appendingPathComponent("archive.sqlite").path
+        _ = try ArchiveStore(path: store)
+        let queue = try DatabaseQueue(path: store)
+        try queue.write { db in try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v2-from-the-future')") }
+        try queue.close()
+        let result = try CommandRunner.run(
+            ["crawl", "--api", "http://127.0.0.1:9/api/v2", "--store", store], environment: ["BOARD_API_TOKEN": Self.token])
+        #expect(result.status == 73)
+        #expect(result.stderr.contains("has schema version 2, newer than this boardarchive supports (1); upgrade boardarchive"))
     }
 }

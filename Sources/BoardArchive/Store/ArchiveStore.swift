@@ -12,6 +12,9 @@ public final class ArchiveStore: Sendable {
     public let location: String
 
     /// Opens the store at `path`, creating it and its folder when absent, and migrates it to the current schema.
+    ///
+    /// A store written by a newer boardarchive (one with migrations this build does not know) is refused with
+    /// `StoreError.Reason.newerSchema` before anything is written to it.
     public init(path: String) throws {
         location = path
         do {
@@ -19,6 +22,7 @@ public final class ArchiveStore: Sendable {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             var configuration = Configuration()
             configuration.busyMode = .timeout(10)
+            if FileManager.default.fileExists(atPath: path) { try Self.refuseNewerSchema(at: path) }
             writer = try DatabasePool(path: path, configuration: configuration)
             try Self.migrator.migrate(writer)
         } catch let error as StoreError {
@@ -38,6 +42,21 @@ public final class ArchiveStore: Sendable {
         let queue = try DatabaseQueue()
         try migrator.migrate(queue)
         return ArchiveStore(writer: queue, location: ":memory:")
+    }
+
+    /// Throws `newerSchema` when the store at `path` has applied migrations this build does not know. It only reads,
+    /// through a plain connection: opening a `DatabasePool` writes to the file, and a read-only connection to a WAL
+    /// store leaves its `-wal` and `-shm` files behind.
+    private static func refuseNewerSchema(at path: String) throws {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        let queue = try DatabaseQueue(path: path, configuration: configuration)
+        defer { try? queue.close() }
+        let migrator = Self.migrator
+        let applied = try queue.read { db in try migrator.hasBeenSuperseded(db) ? try migrator.appliedIdentifiers(db).count : nil }
+        if let applied {
+            throw StoreError(location: path, reason: .newerSchema(found: applied, supported: migrator.migrations.count))
+        }
     }
 
     /// The schema version this store is at (the number of applied migrations).

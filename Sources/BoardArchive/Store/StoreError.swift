@@ -25,7 +25,7 @@ public struct StoreError: Error, Equatable, Sendable, LocalizedError {
             return "The archive store \(location) failed a query (\(detail))."
         case .newerSchema(let found, let supported):
             return
-                "The archive store \(location) has schema version \(found), newer than this boardarchive supports (\(supported)); upgrade boardarchive."
+                "The archive store \(location) has schema version \(found), newer than this boardarchive supports (\(supported)); upgrade boardarchive to use it."
         }
     }
 }
