@@ -78,6 +78,7 @@ struct CrawlCommandTests {
             environment: ["BOARD_API_TOKEN": Self.token])
         #expect(unreachable.status == 69)
         #expect(unreachable.stderr.contains("GET /boards got no response after 2 attempts"))
+        #expect(unreachable.stderr.contains("(connection refused at http://127.0.0.1:9/api/v2/boards)"))
     }
 
     @Test func aStoreFromANewerBoardArchiveExitsWith73() throws {

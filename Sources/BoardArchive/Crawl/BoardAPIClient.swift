@@ -129,7 +129,7 @@ struct BoardAPIClient: Sendable {
             } catch is CancellationError {
                 throw CancellationError()
             } catch {
-                failure = token.redact(Self.describe(error))
+                failure = token.redact("\(TransportFailure.describe(error)) at \(Self.location(of: url()))")
                 delay = try retryable(failure, status: nil)
             }
             await statistics.countRetry(throttled: failure == "HTTP 429")
@@ -140,8 +140,13 @@ struct BoardAPIClient: Sendable {
         }
     }
 
-    /// A short description of a transport error that never includes headers.
-    private static func describe(_ error: any Error) -> String {
-        String(describing: error).prefix(200).description
+    /// Where a request went, for messages: the URL without credentials, query or fragment.
+    static func location(of url: URL) -> String {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return "(invalid URL)" }
+        components.user = nil
+        components.password = nil
+        components.query = nil
+        components.fragment = nil
+        return components.string ?? "(invalid URL)"
     }
 }

@@ -32,14 +32,7 @@ public struct CrawlConfiguration: Sendable {
     }
 
     /// The API location as recorded in the store: scheme, host, port and path only (no user, password or query).
-    var apiIdentity: String {
-        guard var components = URLComponents(url: api, resolvingAgainstBaseURL: false) else { return "(invalid URL)" }
-        components.user = nil
-        components.password = nil
-        components.query = nil
-        components.fragment = nil
-        return components.string ?? "(invalid URL)"
-    }
+    var apiIdentity: String { BoardAPIClient.location(of: api) }
 }
 
 /// What a crawl did, for the summary line and the store.

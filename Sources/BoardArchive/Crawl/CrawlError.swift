@@ -38,7 +38,7 @@ public struct CrawlError: Error, Equatable, Sendable, LocalizedError {
             return "\(request) answered HTTP \(status), which the board API contract does not allow here."
         case .transport(let detail, let attempts, let waited):
             return
-                "\(request) got no response after \(attempts) attempts over \(waited) s (\(detail)); check --api and the network, then re-run to resume."
+                "\(request) got no response after \(attempts) attempt\(attempts == 1 ? "" : "s") over \(waited) s (\(detail)); check --api and the network, then re-run to resume."
         case .undecodableBody(let detail):
             return "\(request) answered a body that is not the expected JSON envelope (\(detail))."
         case .undecodableItem(let board, let offset, let post, let field, let detail):

@@ -17,9 +17,13 @@ public final class ArchiveStore: Sendable {
     /// `StoreError.Reason.newerSchema` before anything is written to it.
     public init(path: String) throws {
         location = path
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
         do {
-            let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw StoreError(location: path, reason: .cannotOpen("its folder \(folder.path) cannot be created: \(Self.plainReason(error))"))
+        }
+        do {
             var configuration = Configuration()
             configuration.busyMode = .timeout(10)
             if FileManager.default.fileExists(atPath: path) { try Self.refuseNewerSchema(at: path) }
@@ -28,8 +32,18 @@ public final class ArchiveStore: Sendable {
         } catch let error as StoreError {
             throw error
         } catch {
-            throw StoreError(location: path, reason: .cannotOpen(String(describing: error)))
+            throw StoreError(location: path, reason: .cannotOpen(Self.plainReason(error)))
         }
+    }
+
+    /// The reason an open failed in a few words: SQLite's message without its code and statement, or the system's
+    /// message for a file error, instead of a dump of the error value.
+    private static func plainReason(_ error: any Error) -> String {
+        if let error = error as? DatabaseError { return error.message ?? "SQLite error \(error.resultCode.rawValue)" }
+        let error = error as NSError
+        let posix = error.domain == NSPOSIXErrorDomain ? error : (error.userInfo[NSUnderlyingErrorKey] as? any Error).map { $0 as NSError }
+        if let posix, posix.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(posix.code))) }
+        return error.localizedDescription
     }
 
     private init(writer: any DatabaseWriter, location: String) {

@@ -1,0 +1,57 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOPosix
+import NIOSSL
+
+/// Why a request got no response, in a few plain words for error messages ("connection refused").
+///
+/// The HTTP stack's own descriptions are meant for its developers (`connection reset (error set): Connection
+/// refused) (errno: 111)`, BoringSSL's error stack); the common failures are named here, and anything else keeps a
+/// bounded piece of its description.
+enum TransportFailure {
+    /// A short phrase for `error`, never including request headers.
+    static func describe(_ error: any Error) -> String {
+        switch error {
+        case let error as HTTPClientError: return describe(error)
+        case let error as NIOConnectionError:
+            if error.dnsAError != nil || error.dnsAAAAError != nil { return "the host name \(error.host) cannot be resolved" }
+            return error.connectionErrors.first.map { describe($0.error) } ?? "the connection could not be made"
+        case let error as IOError: return describe(errno: error.errnoCode)
+        case is SocketAddressError.UnknownHost: return "the host name cannot be resolved"
+        case is NIOSSLError, is NIOSSLExtraError, is BoringSSLError:
+            let text = String(describing: error)
+            if text.contains("CERTIFICATE_VERIFY_FAILED") || text.contains("failedToValidateHostname") {
+                return "the server's TLS certificate was not accepted"
+            }
+            return "the TLS handshake failed (does the server speak https?)"
+        case is NIOTooManyBytesError: return "the answer was larger than the body limit"
+        case let error as ChannelError:
+            if case .connectTimeout = error { return "connecting timed out" }
+            return String(describing: error).prefix(200).description
+        default: return String(describing: error).prefix(200).description
+        }
+    }
+
+    private static func describe(_ error: HTTPClientError) -> String {
+        switch error {
+        case .connectTimeout: return "connecting timed out"
+        case .deadlineExceeded: return "no answer within the request timeout"
+        case .readTimeout: return "the server stopped sending mid-answer (read timeout)"
+        case .remoteConnectionClosed: return "the server closed the connection without answering"
+        case .tlsHandshakeTimeout: return "the TLS handshake timed out"
+        default: return String(describing: error).prefix(200).description
+        }
+    }
+
+    private static func describe(errno code: CInt) -> String {
+        switch code {
+        case ECONNREFUSED: return "connection refused"
+        case ECONNRESET: return "the connection was reset"
+        case ETIMEDOUT: return "connecting timed out"
+        case ENETUNREACH: return "the network is unreachable"
+        case EHOSTUNREACH: return "the host is unreachable"
+        default: return "network error: \(String(cString: strerror(code)))"
+        }
+    }
+}

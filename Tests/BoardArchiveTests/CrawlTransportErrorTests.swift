@@ -1,0 +1,84 @@
+import AsyncHTTPClient
+import FixtureAPI
+import Foundation
+import NIOCore
+import Testing
+
+@testable import BoardArchive
+
+/// Requests that get no response are explained in plain words and name the URL they went to, without credentials.
+@Suite("Transport errors in plain words")
+struct CrawlTransportErrorTests {
+    /// Two quick attempts: enough to go through the retry path, short enough for a refused port.
+    static let twoAttempts = RetryPolicy(maxAttempts: 2, baseDelay: .milliseconds(1), maxDelay: .milliseconds(2), requestTimeout: .seconds(10))
+
+    /// The error of `GET /boards` against `api` over the real transport.
+    func boardsError(at api: String) async throws -> CrawlError? {
+        let url = try #require(URL(string: api))
+        let token = try #require(APIToken(testToken))
+        let transport = AsyncHTTPTransport(connectTimeout: .seconds(5), readTimeout: .seconds(5))
+        let client = BoardAPIClient(
+            baseURL: url, token: token, transport: transport, retryPolicy: Self.twoAttempts, maxRequestsPerSecond: nil,
+            logger: CapturedLogs().logger())
+        let error = await #expect(throws: CrawlError.self) { _ = try await client.fetchBoards() }
+        try await transport.shutdown()
+        return error
+    }
+
+    @Test func aRefusedPortIsNamedWithTheURL() async throws {
+        let error = try await boardsError(at: "http://127.0.0.1:9/api/v2")
+        let message = try #require(error?.localizedDescription)
+        #expect(message.hasPrefix("GET /boards got no response after 2 attempts over "))
+        #expect(message.contains(" s (connection refused at http://127.0.0.1:9/api/v2/boards); check --api and the network"))
+        #expect(!message.contains("errno") && !message.contains("error set"))
+    }
+
+    @Test func httpsAgainstAPlainHTTPServerSaysTheTLSHandshakeFailed() async throws {
+        let server = try await FixtureServer.start(FixtureServerConfiguration(dataset: try FixtureDataset.bundledDemo()))
+        let https = server.baseURL.absoluteString.replacingOccurrences(of: "http://", with: "https://")
+        let error = try await boardsError(at: https)
+        await server.stop()
+        let message = try #require(error?.localizedDescription)
+        #expect(message.contains("(the TLS handshake failed (does the server speak https?) at \(https)/boards)"))
+        #expect(!message.contains("BoringSSL") && !message.contains("OPENSSL"))
+    }
+
+    @Test func aDroppedConnectionIsSaidSo() async throws {
+        let server = try await FixtureServer.start(
+            FixtureServerConfiguration(dataset: try FixtureDataset.bundledDemo(), faults: FixtureFaults(dropConnectionRate: 1)))
+        let error = try await boardsError(at: server.baseURL.absoluteString)
+        await server.stop()
+        #expect(
+            error?.localizedDescription.contains("(the server closed the connection without answering at \(server.baseURL.absoluteString)/boards)")
+                == true)
+    }
+
+    @Test func anUnknownHostIsSaidSo() async throws {
+        // `.invalid` never resolves (RFC 6761), with or without a network.
+        let error = try await boardsError(at: "http://no-such-host.invalid/api/v2")
+        #expect(
+            error?.localizedDescription.contains(
+                "(the host name no-such-host.invalid cannot be resolved at http://no-such-host.invalid/api/v2/boards)") == true)
+    }
+
+    @Test(arguments: [
+        (HTTPClientError.deadlineExceeded, "no answer within the request timeout"),
+        (HTTPClientError.readTimeout, "the server stopped sending mid-answer (read timeout)"),
+        (HTTPClientError.connectTimeout, "connecting timed out"),
+        (HTTPClientError.remoteConnectionClosed, "the server closed the connection without answering"),
+    ])
+    func clientErrorsHaveShortPhrases(error: HTTPClientError, phrase: String) {
+        #expect(TransportFailure.describe(error) == phrase)
+    }
+
+    @Test func errnoErrorsHaveShortPhrases() {
+        #expect(TransportFailure.describe(IOError(errnoCode: ECONNREFUSED, reason: "connect")) == "connection refused")
+        #expect(TransportFailure.describe(IOError(errnoCode: ECONNRESET, reason: "read")) == "the connection was reset")
+        #expect(TransportFailure.describe(ChannelError.connectTimeout(.seconds(10))) == "connecting timed out")
+    }
+
+    @Test func theLocationLeavesOutCredentialsAndQuery() throws {
+        let url = try #require(URL(string: "https://user:secret@api.example:8443/api/v2/boards/7/posts?offset=30&limit=30#top"))
+        #expect(BoardAPIClient.location(of: url) == "https://api.example:8443/api/v2/boards/7/posts")
+    }
+}
