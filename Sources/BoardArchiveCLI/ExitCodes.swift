@@ -10,7 +10,8 @@ enum ExitCodes {
     static let failure: Int32 = 1
     /// 64: bad command-line usage (ArgumentParser's validation error).
     static let usage: Int32 = 64
-    /// 65: the API answered data that does not match the contract.
+    /// 65: the API answered data that does not match the contract, or a board still disagreed with its total after
+    /// re-verification.
     static let dataError: Int32 = 65
     /// 69: the API was unreachable or kept failing after retries.
     static let unavailable: Int32 = 69
@@ -20,8 +21,8 @@ enum ExitCodes {
     static let unauthorized: Int32 = 77
 
     static let helpText = """
-        Exit codes: 0 success; 1 unexpected failure; 64 usage error; 65 the API sent data that breaks the contract; \
-        69 the API was unreachable or kept failing after retries; 73 the store, templates or output folder could not \
+        Exit codes: 0 success; 1 unexpected failure; 64 usage error; 65 the API sent data that breaks the contract, \
+        or a board still disagreed with its total after re-verification; 69 the API was unreachable or kept failing after retries; 73 the store, templates or output folder could not \
         be used (the previous site is left untouched); 77 no API token, or the API refused it (401, 403).
         """
 

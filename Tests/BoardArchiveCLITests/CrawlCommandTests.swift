@@ -70,6 +70,9 @@ struct CrawlCommandTests {
         let usage = try CommandRunner.run(["crawl", "--api", "ftp://example.com"])
         #expect(usage.status == 64)
         #expect(usage.stderr.contains("--api must be an http(s) URL"))
+        let help = try CommandRunner.run(["crawl", "--help"])
+        let helpText = help.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")  // the help is wrapped
+        #expect(helpText.contains("65 the API sent data that breaks the contract, or a board still disagreed with its total after re-verification;"))
         let tinyPages = try CommandRunner.run(["crawl", "--api", "http://127.0.0.1:9/api/v2", "--page-size", "1"])
         #expect(tinyPages.status == 64)
         #expect(tinyPages.stderr.contains("--page-size must be between 2 and 1000 (pages overlap by one post), not 1."))

@@ -379,6 +379,15 @@ struct RateLimiterTests {
         }
     }
 
+    @Test func ratesAboveOneThousandPerSecondAreStillPaced() async throws {
+        let limiter = RateLimiter(requestsPerSecond: 4_000)
+        var starts: [ContinuousClock.Instant] = []
+        for _ in 0..<6 { starts.append(try await limiter.acquire()) }
+        for (earlier, later) in zip(starts, starts.dropFirst()) {
+            #expect(later - earlier >= .microseconds(250))
+        }
+    }
+
     @Test func theCrawlerHonoursMaxRequestsPerSecond() async throws {
         let api = CrawlerTests.MemoryAPI(boards: [Board(boardId: 1, displayName: "b", orderNo: 1)], posts: [1: (1...90).map { makePost($0) }])
         let client = BoardAPIClient(

@@ -8,7 +8,8 @@ actor RateLimiter {
 
     init(requestsPerSecond: Double) {
         precondition(requestsPerSecond > 0, "the request rate must be positive")
-        interval = .milliseconds(Int64(1_000 / requestsPerSecond))
+        // In nanoseconds: whole milliseconds would round any rate above 1000 per second down to no spacing at all.
+        interval = .nanoseconds(Int64((1_000_000_000 / requestsPerSecond).rounded()))
         next = clock.now
     }
 
