@@ -282,11 +282,17 @@ struct CrawlerTests {
     @Test func aListedBoardThatAnswers404IsMarkedGoneAndTheOthersAreCrawled() async throws {
         let api = MemoryAPI(
             boards: [Board(boardId: 1, displayName: "a", orderNo: 1), Board(boardId: 2, displayName: "b", orderNo: 2)],
-            posts: [2: (1...5).map { makePost($0, board: 2) }])
+            posts: [1: (11...13).map { makePost($0, board: 1) }, 2: (1...5).map { makePost($0, board: 2) }])
         let store = try ArchiveStore.inMemory()
+        _ = try await crawl(api, store: store)
+        api.posts.withLock { $0[1] = nil }  // board 1 is still listed but answers 404 now
         let report = try await crawl(api, store: store)
         #expect(report.posts == 5)
+        #expect(report.gone == 3)
         #expect(try store.postCount(inBoard: 2) == 5)
+        #expect(try store.postCount(inBoard: 1) == 3)  // kept, marked gone
+        for id in 11...13 { #expect(try store.history(ofPost: id)?.goneSince != nil) }
+        for id in 1...5 { #expect(try store.history(ofPost: id)?.goneSince == nil) }
     }
 
     @Test func anHTMLBodyIsADataErrorNotARetry() async throws {

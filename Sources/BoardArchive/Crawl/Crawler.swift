@@ -10,7 +10,8 @@ import Logging
 /// Offset drift (posts inserted or deleted during the crawl) shows as a page that does not start with the previous
 /// page's last post (pages overlap by one), a `total` that changes, or a unique count that differs from `total`:
 /// the board is then crawled again, and posts missing from a consistent pass are marked gone; a board that never
-/// settles is reported and nothing of it is marked gone.
+/// settles is reported and nothing of it is marked gone. A board no longer listed, or listed but answering 404, is
+/// marked gone with all its posts.
 public struct Crawler: Sendable {
     let configuration: CrawlConfiguration
     let client: BoardAPIClient
@@ -47,7 +48,7 @@ public struct Crawler: Sendable {
         if resumed { logger.notice("Resuming an interrupted crawl run", metadata: ["run": "\(runId)"]) }
         do {
             let boards = try await client.fetchBoards()
-            try store.recordBoards(boards.items, run: runId, at: now())
+            report.gone = try store.recordBoards(boards.items, run: runId, at: now())
             report.boards = boards.items.count
             let outcomes = try await crawlBoards(boards.items.map(\.item.boardId), run: runId)
             for outcome in outcomes {
@@ -122,8 +123,8 @@ public struct Crawler: Sendable {
                 result = try await crawlPass(boardId, pass: pass, from: start, run: run, into: &outcome.counts)
             } catch let error as CrawlError where error.reason == .notFound {
                 // The board was listed but is gone now: keep its posts, mark it, carry on with the others.
-                logger.warning("Board answered 404 after being listed; marked gone", metadata: ["board": "\(boardId)"])
-                try store.markBoardGone(boardId, at: now())
+                logger.warning("Board answered 404 after being listed; marked gone with its posts", metadata: ["board": "\(boardId)"])
+                outcome.gone = try store.markBoardGone(boardId, at: now())
                 return outcome
             }
             everSeen.formUnion(result.seen)

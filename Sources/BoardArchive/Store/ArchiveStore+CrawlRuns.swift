@@ -44,13 +44,18 @@ extension ArchiveStore {
         }
     }
 
-    /// Records the board list of a run and marks boards no longer listed as gone.
-    func recordBoards(_ boards: [RawItem<Board>], run: Int64, at date: Date) throws {
+    /// Records the board list of a run and marks boards no longer listed as gone, with their posts (kept, never
+    /// deleted). Returns how many posts became gone.
+    @discardableResult
+    func recordBoards(_ boards: [RawItem<Board>], run: Int64, at date: Date) throws -> Int {
         try write { db in
             try Self.upsert(boards: boards, run: run, at: date, in: db)
-            try db.execute(
-                sql: "UPDATE board SET goneSince = ? WHERE goneSince IS NULL AND (lastSeenRun IS NULL OR lastSeenRun <> ?)",
-                arguments: [date.timeIntervalSince1970, run])
+            let delisted = "SELECT boardId FROM board WHERE goneSince IS NULL AND (lastSeenRun IS NULL OR lastSeenRun <> :run)"
+            let arguments: StatementArguments = ["date": date.timeIntervalSince1970, "run": run]
+            try db.execute(sql: "UPDATE post SET goneSince = :date WHERE goneSince IS NULL AND boardId IN (\(delisted))", arguments: arguments)
+            let gone = db.changesCount
+            try db.execute(sql: "UPDATE board SET goneSince = :date WHERE boardId IN (\(delisted))", arguments: arguments)
+            return gone
         }
     }
 
@@ -133,11 +138,16 @@ extension ArchiveStore {
         }
     }
 
-    /// Marks a board gone (it answered 404 after being listed); its posts stay archived.
-    func markBoardGone(_ board: Int, at date: Date) throws {
+    /// Marks a board gone (it answered 404 after being listed) with its posts, which stay archived. Returns how many
+    /// posts became gone.
+    @discardableResult
+    func markBoardGone(_ board: Int, at date: Date) throws -> Int {
         try write { db in
-            try db.execute(
-                sql: "UPDATE board SET goneSince = ? WHERE boardId = ? AND goneSince IS NULL", arguments: [date.timeIntervalSince1970, board])
+            let arguments: StatementArguments = [date.timeIntervalSince1970, board]
+            try db.execute(sql: "UPDATE post SET goneSince = ? WHERE boardId = ? AND goneSince IS NULL", arguments: arguments)
+            let gone = db.changesCount
+            try db.execute(sql: "UPDATE board SET goneSince = ? WHERE boardId = ? AND goneSince IS NULL", arguments: arguments)
+            return gone
         }
     }
 
