@@ -44,8 +44,11 @@ struct FixtureAPICommand: AsyncParsableCommand {
     @Option(help: "A status the --failure-rate failures answer with (repeatable; default 500 and 503).")
     var failureStatus: [Int] = []
 
-    @Option(help: "The first N requests for each path and query answer 503.")
+    @Option(help: "The first N requests for each path and query answer --error-burst-status.")
     var errorBurst: Int = 0
+
+    @Option(help: "The status an --error-burst answers with, 500 to 599.")
+    var errorBurstStatus: Int = 503
 
     @Option(help: "Every Nth request answers 429 with Retry-After.")
     var tooManyRequestsEvery: Int?
@@ -77,6 +80,9 @@ struct FixtureAPICommand: AsyncParsableCommand {
     func validate() throws {
         if let status = failureStatus.first(where: { !(400...599).contains($0) }) {
             throw ValidationError("--failure-status must be an HTTP error status between 400 and 599, got \(status).")
+        }
+        guard (500...599).contains(errorBurstStatus) else {
+            throw ValidationError("--error-burst-status must be a server error status between 500 and 599, got \(errorBurstStatus).")
         }
         for (name, rate) in [("--failure-rate", failureRate), ("--drop-rate", dropRate), ("--truncate-rate", truncateRate)]
         where !(0...1).contains(rate) {
@@ -118,7 +124,7 @@ struct FixtureAPICommand: AsyncParsableCommand {
         }
         let token = tokenEnv.flatMap { ProcessInfo.processInfo.environment[$0] }
         let faults = FixtureFaults(
-            latency: latencyMs, failureRate: failureRate, failureStatuses: failureStatus, errorBurst: errorBurst,
+            latency: latencyMs, failureRate: failureRate, failureStatuses: failureStatus, errorBurst: errorBurst, errorBurstStatus: errorBurstStatus,
             tooManyRequestsEvery: tooManyRequestsEvery,
             retryAfterSeconds: retryAfter, dropConnectionRate: dropRate, truncatedJSONRate: truncateRate,
             unauthorizedAfter: unauthorizedAfter,

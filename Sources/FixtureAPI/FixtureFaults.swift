@@ -33,8 +33,10 @@ public struct FixtureFaults: Sendable, Equatable {
     public var failureRate: Double
     /// The statuses a `failureRate` failure answers with, picked at random. Default `[500, 503]`.
     public var failureStatuses: [Int]
-    /// The first N requests for each distinct path and query answer `503`. Default 0.
+    /// The first N requests for each distinct path and query answer `errorBurstStatus`. Default 0.
     public var errorBurst: Int
+    /// The status an `errorBurst` answers with, a server error (500…599). Default 503.
+    public var errorBurstStatus: Int
     /// Every Nth request (counting all requests from 1) answers `429` with `Retry-After`. Default `nil` (never).
     public var tooManyRequestsEvery: Int?
     /// The `Retry-After` value of a `429`, in whole seconds. Default 1.
@@ -51,7 +53,8 @@ public struct FixtureFaults: Sendable, Equatable {
     public var seed: UInt64
 
     public init(
-        latency: Int = 0, failureRate: Double = 0, failureStatuses: [Int] = [500, 503], errorBurst: Int = 0, tooManyRequestsEvery: Int? = nil,
+        latency: Int = 0, failureRate: Double = 0, failureStatuses: [Int] = [500, 503], errorBurst: Int = 0, errorBurstStatus: Int = 503,
+        tooManyRequestsEvery: Int? = nil,
         retryAfterSeconds: Int = 1,
         dropConnectionRate: Double = 0, truncatedJSONRate: Double = 0, unauthorizedAfter: Int? = nil, offsetDrift: OffsetDrift? = nil,
         seed: UInt64 = 1
@@ -60,6 +63,7 @@ public struct FixtureFaults: Sendable, Equatable {
         self.failureRate = failureRate
         self.failureStatuses = failureStatuses.isEmpty ? [500, 503] : failureStatuses
         self.errorBurst = errorBurst
+        self.errorBurstStatus = errorBurstStatus
         self.tooManyRequestsEvery = tooManyRequestsEvery
         self.retryAfterSeconds = retryAfterSeconds
         self.dropConnectionRate = dropConnectionRate

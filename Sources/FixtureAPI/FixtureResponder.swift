@@ -24,7 +24,8 @@ struct FixtureResponder: HTTPResponder {
             return await error(.unauthorized, "A valid 'Authorization: Bearer <token>' header is required.")
         }
         if ticket.attempt < faults.errorBurst {
-            return await error(.serviceUnavailable, "Injected error burst (\(ticket.attempt + 1) of \(faults.errorBurst)).")
+            return await error(
+                HTTPResponse.Status(code: faults.errorBurstStatus), "Injected error burst (\(ticket.attempt + 1) of \(faults.errorBurst)).")
         }
         if let every = faults.tooManyRequestsEvery, every > 0, ticket.number % every == 0 {
             var response = await error(.tooManyRequests, "Injected rate limit: request \(ticket.number) is a multiple of \(every).")

@@ -97,4 +97,19 @@ struct CrawlCommandTests {
         #expect(result.status == 73)
         #expect(result.stderr.contains("has schema version 2, newer than this boardarchive supports (1); upgrade boardarchive"))
     }
+
+    @Test func theFixtureErrorBurstStatusMustBeAServerError() throws {
+        let refused = try CommandRunner.run(["fixture-api", "--error-burst", "1", "--error-burst-status", "404"])
+        #expect(refused.status == 64)
+        #expect(refused.stderr.contains("--error-burst-status must be a server error status between 500 and 599, got 404."))
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = try CommandRunner.Background(["fixture-api", "--port", "0", "--error-burst", "1", "--error-burst-status", "500"])
+        defer { server.stop() }
+        let result = try CommandRunner.run(
+            ["crawl", "--api", server.url, "--store", folder.appendingPathComponent("a.sqlite").path, "--log-level", "warning"],
+            environment: ["BOARD_API_TOKEN": Self.token])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.stderr.contains("HTTP 500") && !result.stderr.contains("HTTP 503"))
+    }
 }

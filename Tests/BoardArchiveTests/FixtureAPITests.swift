@@ -154,10 +154,13 @@ struct FixtureAPITests {
         #expect(half.contains(200) && half.contains { $0 >= 500 })
     }
 
-    @Test func errorBurstFailsTheFirstRequestsOfEachPath() async throws {
-        try await withFixture(faults: FixtureFaults(errorBurst: 2)) { fixture in
+    @Test(arguments: [nil, 500, 503])
+    func errorBurstFailsTheFirstRequestsOfEachPath(status: Int?) async throws {
+        let faults = status.map { FixtureFaults(errorBurst: 2, errorBurstStatus: $0) } ?? FixtureFaults(errorBurst: 2)
+        let expected = status ?? 503  // the default
+        try await withFixture(faults: faults) { fixture in
             let statuses = try await fixture.statuses(of: ["/boards", "/boards", "/boards/28480/posts", "/boards", "/boards/28480/posts"])
-            #expect(statuses == [503, 503, 503, 200, 503])
+            #expect(statuses == [expected, expected, expected, 200, expected])
             let later = try await fixture.get("/boards/28480/posts")
             #expect(later.status == 200)
         }
