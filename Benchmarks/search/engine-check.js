@@ -39,7 +39,8 @@ const api = context.BoardArchiveSearch;
   const answers = [];
   for (const query of queries) {
     const search = new api.Search(query.q, query.target, query.board || null);
-    await search.fill(Infinity);
+    // Go on after every pause on the byte budget, as a reader clicking "search older posts" would.
+    do { await search.fill(Infinity); } while (search.paused);
     const ids = [];
     for (const hit of search.hits) ids.push((await api.meta(hit.block, hit.position))[0]);
     answers.push(ids);

@@ -52,6 +52,7 @@ import Testing
         let script = try String(
             contentsOf: SiteFixture.templatesDirectory.appendingPathComponent("assets/search.js"), encoding: .utf8)
         #expect(script.contains("var BUDGET = \(SearchIndexReader.browserByteBudget);"))
+        #expect(script.contains("var FILE_ESTIMATE = \(SearchIndexReader.fileEstimate);"))
     }
 }
 

@@ -8,8 +8,9 @@
  *     longer one as all its bigrams; candidates of words longer than 2 are verified against the text;
  *   - blocks are read in listing order (notices first, then newest first), the newest block straight away,
  *     the rest only when the block directory says they hold every token;
- *   - each run of the search loads at most about BUDGET bytes of index files (every file declares its size),
- *     then pauses: the page offers to go on searching older posts, so a rare word never loads the whole index;
+ *   - a run of the search pauses before a step whose files (FILE_ESTIMATE each, not yet loaded) would take it
+ *     past BUDGET bytes (every file declares its size); the page offers to go on searching older posts, so a
+ *     rare word never loads the whole index; a run always takes its first step, so continuing makes progress;
  *   - rows are built with DOM APIs only (createElement, textContent); never innerHTML with data.
  */
 (function () {
@@ -28,7 +29,8 @@
   var waiting = {};     // id -> promise
   var loadedIds = [];   // every shard id loaded, in order (read by the benchmark)
   var loadedBytes = 0;  // the declared sizes of every shard loaded
-  var BUDGET = 96000;   // bytes one run of a search may load before it pauses (SearchIndexReader's byteBudget)
+  var BUDGET = 112000;  // bytes one run of a search may load before it pauses (SearchIndexReader's byteBudget)
+  var FILE_ESTIMATE = 6000;  // what an index file not loaded yet is expected to weigh (the builder's posting-shard target)
   window.BoardArchiveSearch = {
     load: function (id, data, bytes) { shards[id] = data; loadedBytes += bytes > 0 ? bytes : 0; },
     loaded: loadedIds,
@@ -236,11 +238,38 @@
     this.runStart = 0;
   }
 
-  /* Whether this run has spent its byte budget; then the search pauses where it is (see fill). */
-  Search.prototype.overBudget = function () {
-    if (loadedBytes - this.runStart < BUDGET) { return false; }
+  /* Whether the next step, loading `files` index files not loaded yet, would take this run past its budget; then
+   * the search pauses where it is (see fill). A run that has loaded nothing yet always goes on. */
+  Search.prototype.overBudget = function (files) {
+    var spent = loadedBytes - this.runStart;
+    if (spent === 0 || spent + files * FILE_ESTIMATE <= BUDGET) { return false; }
     this.paused = true;
     return true;
+  };
+
+  /* How many of these shard ids are neither loaded nor known to be missing. */
+  function unloaded(ids) {
+    var seen = {}, count = 0;
+    ids.forEach(function (id) {
+      if (!seen[id] && !Object.prototype.hasOwnProperty.call(shards, id)) { seen[id] = true; count++; }
+    });
+    return count;
+  }
+
+  Search.prototype.tokens = function () {
+    var tokens = [];
+    this.plans.forEach(function (p) { tokens = tokens.concat(p.tokens); });
+    return tokens;
+  };
+
+  /* The directory shards, and the posting shards of a block, that a step reads. */
+  Search.prototype.directoryIds = function () {
+    return this.tokens().map(function (token) { return 'd' + bucket(token, manifest.d); });
+  };
+  Search.prototype.blockIds = function (blockIndex) {
+    var block = manifest.blocks[blockIndex], tokens = this.tokens();
+    if (this.board) { tokens.push('#b:' + this.board); }
+    return tokens.map(function (token) { return block[0] + '/p' + bucket(token, block[2]); });
   };
 
   /* How many posts the search has looked at or ruled out, in listing order, of manifest.total. */
@@ -251,8 +280,7 @@
   };
 
   Search.prototype.directory = function () {
-    var self = this, tokens = [];
-    this.plans.forEach(function (p) { tokens = tokens.concat(p.tokens); });
+    var self = this, tokens = this.tokens();
     return Promise.all(tokens.map(function (token) {
       var id = 'd' + bucket(token, manifest.d);
       return loadShard(id).then(function (payload) { return new Set(decode(lookup(id, payload, token) || '')); });
@@ -277,14 +305,14 @@
     if (self.block === null) {
       if (self.blockIndex >= manifest.blocks.length) { self.done = true; return Promise.resolve(self.hits); }
       if (self.blockIndex === 1 && self.allowed === null) {
-        if (self.overBudget()) { return Promise.resolve(self.hits); }
+        if (self.overBudget(unloaded(self.directoryIds()))) { return Promise.resolve(self.hits); }
         return self.directory().then(function () { return self.step(count); });
       }
       if (self.allowed && !self.allowed.has(blockNumber(manifest.blocks[self.blockIndex][0]))) {
         self.blockIndex++;
         return self.step(count);
       }
-      if (self.overBudget()) { return Promise.resolve(self.hits); }
+      if (self.overBudget(unloaded(self.blockIds(self.blockIndex)))) { return Promise.resolve(self.hits); }
       return matchBlock(self.blockIndex, self.plans, self.fields, self.board).then(function (block) {
         self.block = block;
         self.cursor = 0;
@@ -296,7 +324,7 @@
       self.blockIndex++;
       return self.step(count);
     }
-    if (self.overBudget()) { return Promise.resolve(self.hits); }
+    if (self.overBudget(1)) { return Promise.resolve(self.hits); }
     var position = self.block.candidates[self.cursor++], blockIndex = self.blockIndex;
     return verify(blockIndex, position, self.plans, self.fields, self.block.sets).then(function (contentsCandidate) {
       if (contentsCandidate !== null) { self.hits.push({ block: blockIndex, position: position, contents: contentsCandidate }); }

@@ -36,9 +36,14 @@ public final class SearchIndexReader {
 
     /// The byte budget of one run of a search in the browser: `BUDGET` in `templates/assets/search.js`.
     ///
-    /// With the manifest, one round of parallel posting loads past the budget and the rows of the first page,
-    /// a first query stays under 150 kB on 100,000 posts (measured in `Benchmarks/search/RESULTS.md`).
-    public static let browserByteBudget = 96_000
+    /// With the manifest and the rows of the first page, a first query stays under 150 kB on 100,000 posts
+    /// (measured in `Benchmarks/search/RESULTS.md`).
+    public static let browserByteBudget = 112_000
+
+    /// What a step expects each index file it has not loaded yet to weigh: `FILE_ESTIMATE` in `search.js`, the
+    /// builder's posting-shard target (posting and directory shards average under it; the largest file of the
+    /// benchmark archives is 8 kB).
+    static let fileEstimate = 6_000
 
     let blocks: [Block]
     let metaShardSize: Int
@@ -49,6 +54,8 @@ public final class SearchIndexReader {
     public let keywords: [(keyword: String, path: String, count: Int)]
     private let load: (String) -> Data?
     private var cache: [String: Any] = [:]
+    /// Paths found missing (an empty bucket has no file); like loaded ones, they cost nothing again.
+    private var missing: Set<String> = []
     private var newlyLoaded: [String] = []
     private var newlyLoadedBytes = 0
     private var counting = true
@@ -104,11 +111,15 @@ public final class SearchIndexReader {
         var stoppedEarly = false
         var paused = false
         let budgetStart = newlyLoadedBytes
-        func overBudget() -> Bool {
-            guard let byteBudget, newlyLoadedBytes - budgetStart >= byteBudget else { return false }
+        /// Whether loading `files` more index files (`fileEstimate` each) would take this run past its budget.
+        func overBudget(files: Int) -> Bool {
+            guard let byteBudget else { return false }
+            let spent = newlyLoadedBytes - budgetStart
+            guard spent > 0, spent + files * Self.fileEstimate > byteBudget else { return false }
             paused = true
             return true
         }
+        let tokens = plans.flatMap(\.tokens)
         if !plans.isEmpty {
             // The newest block is searched straight away; when it does not fill the page, the directory names
             // the blocks that hold every token of every word, and the others are skipped.
@@ -120,7 +131,7 @@ public final class SearchIndexReader {
                     break
                 }
                 if blockIndex == 1 {
-                    if overBudget() { break }
+                    if overBudget(files: unloaded(tokens.map(directoryPath(of:)))) { break }
                     for plan in plans {
                         for token in plan.tokens {
                             let blocks = Set(try directoryBlocks(of: token))
@@ -129,14 +140,15 @@ public final class SearchIndexReader {
                     }
                 }
                 if let allowed, !allowed.contains(SearchIndexBuilder.blockNumber(block.id)) { continue }
-                if overBudget() { break }
+                let blockTokens = tokens + (boardId.map { [SearchTokenizer.boardToken($0)] } ?? [])
+                if overBudget(files: unloaded(blockTokens.map { postingPath(of: $0, blockIndex: blockIndex) })) { break }
                 let matcher = try BlockMatcher(reader: self, block: block, plans: plans, target: target, boardId: boardId)
                 for position in matcher.candidates {
                     if let limit, hits.count >= limit {
                         stoppedEarly = true
                         break blockLoop
                     }
-                    if overBudget() { break blockLoop }
+                    if overBudget(files: 1) { break blockLoop }
                     guard let contentsCandidate = try matcher.matches(position) else { continue }
                     hits.append(Hit(blockId: block.id, position: position, blockIndex: blockIndex, contentsCandidate: contentsCandidate))
                 }
@@ -211,9 +223,11 @@ public final class SearchIndexReader {
 
     /// The posting lists of `token` in a block (`[title, contents, writer]`), loading its bucket shard.
     func postingLists(of token: String, blockIndex: Int) throws -> [[Int]] {
-        let block = blocks[blockIndex]
-        let path = "search/\(block.id)/p\(SearchTokenizer.bucket(of: token, count: block.buckets)).js"
-        if cache[path] == nil, load(path) == nil { return [[], [], []] }  // an empty bucket has no file
+        let path = postingPath(of: token, blockIndex: blockIndex)
+        if cache[path] == nil, load(path) == nil {  // an empty bucket has no file
+            missing.insert(path)
+            return [[], [], []]
+        }
         guard let entries = try shard(path) as? [String] else { throw SearchIndexError(path: path, reason: .malformedFile(detail: "not a list")) }
         if let cached = decodedLists[path + "\u{0}" + token] { return cached }
         var index = 0
@@ -230,9 +244,28 @@ public final class SearchIndexReader {
     }
 
     /// The stable numbers of the blocks that hold `token`, from the block directory.
+    /// How many of `paths` are neither loaded nor known to be missing.
+    func unloaded(_ paths: [String]) -> Int {
+        Set(paths).filter { cache[$0] == nil && !missing.contains($0) }.count
+    }
+
+    /// The posting shard of `token` in a block.
+    func postingPath(of token: String, blockIndex: Int) -> String {
+        let block = blocks[blockIndex]
+        return "search/\(block.id)/p\(SearchTokenizer.bucket(of: token, count: block.buckets)).js"
+    }
+
+    /// The block-directory shard of `token`.
+    func directoryPath(of token: String) -> String {
+        "search/d\(SearchTokenizer.bucket(of: token, count: directoryBuckets)).js"
+    }
+
     func directoryBlocks(of token: String) throws -> [Int] {
-        let path = "search/d\(SearchTokenizer.bucket(of: token, count: directoryBuckets)).js"
-        if cache[path] == nil, load(path) == nil { return [] }
+        let path = directoryPath(of: token)
+        if cache[path] == nil, load(path) == nil {
+            missing.insert(path)
+            return []
+        }
         guard let entries = try shard(path) as? [String] else { throw SearchIndexError(path: path, reason: .malformedFile(detail: "not a list")) }
         var index = 0
         while index + 1 < entries.count {
