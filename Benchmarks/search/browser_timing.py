@@ -95,7 +95,7 @@ def main() -> None:
         f"over `file://`, {os.cpu_count()} cores. Times: median of {RUNS} cold browser starts; search.js's own "
         "`performance.now()` from the start of the query to the rendered first page (30 rows + snippets). "
         "\"Bytes\" are the index scripts the query loaded (a later query reuses what the first one loaded); \"paused\" marks a "
-        "query that spent its byte budget (search.js `BUDGET`, 96 kB) and offered to go on searching older posts.",
+        "query that spent its byte budget (search.js `BUDGET`, 112 kB) and offered to go on searching older posts.",
         "",
         "| posts | index on disk | index files | largest file | query | first query: bytes (files) | first query: time | "
         "page load → results | later query | later: bytes (files) | later: time |",

@@ -4,6 +4,7 @@ pauses on its byte budget and, continued, still ends with exactly the oracle's r
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from selenium.webdriver.common.by import By
@@ -66,6 +67,10 @@ def test_a_search_over_its_budget_pauses_says_so_and_continues_to_the_oracle(dri
     assert all(query in status for status in paused), paused
     total = len(archive.posts)
     assert any(f"{total}개" in status for status in paused), f"the paused status does not say how many posts exist: {paused}"
+    for status in paused:
+        searched = re.search(r"(\d+)개(?:를|에서는)", status)
+        assert searched, f"the paused status does not say how many posts were searched: {status}"
+        assert 0 < int(searched.group(1)) <= total, status
     assert_results_match_oracle(ids, archive, query, target)
     status = driver.find_element(By.ID, "search-status").text
     if not ids:

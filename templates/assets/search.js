@@ -235,14 +235,21 @@
     this.allowed = null;
     this.done = this.plans.length === 0;
     this.paused = false;
+    this.cancelled = false;
+    this.running = null;
     this.runStart = 0;
+    this.budget = BUDGET;
   }
+
+  /* Stops a search the page no longer shows; idle() resolves once its step in flight has finished loading. */
+  Search.prototype.cancel = function () { this.cancelled = true; };
+  Search.prototype.idle = function () { return (this.running || Promise.resolve()).then(function () {}, function () {}); };
 
   /* Whether the next step, loading `files` index files not loaded yet, would take this run past its budget; then
    * the search pauses where it is (see fill). A run that has loaded nothing yet always goes on. */
   Search.prototype.overBudget = function (files) {
     var spent = loadedBytes - this.runStart;
-    if (spent === 0 || spent + files * FILE_ESTIMATE <= BUDGET) { return false; }
+    if (spent === 0 || spent + files * FILE_ESTIMATE <= this.budget) { return false; }
     this.paused = true;
     return true;
   };
@@ -272,11 +279,30 @@
     return tokens.map(function (token) { return block[0] + '/p' + bucket(token, block[2]); });
   };
 
-  /* How many posts the search has looked at or ruled out, in listing order, of manifest.total. */
+  /* How many posts the search has decided (found or ruled out), of manifest.total. In the block under way,
+   * candidates go newest first (positions descending), so every position above the next candidate is decided. */
   Search.prototype.searched = function () {
     var count = 0;
     for (var i = 0; i < this.blockIndex && i < manifest.blocks.length; i++) { count += manifest.blocks[i][1]; }
+    if (this.block && this.blockIndex < manifest.blocks.length) {
+      var open = this.cursor < this.block.candidates.length ? this.block.candidates[this.cursor] + 1 : 0;
+      count += manifest.blocks[this.blockIndex][1] - open;
+    }
     return count;
+  };
+
+  /* The index files not loaded yet that verifying and showing a candidate reads: its metadata shard and, when
+   * a word may be in its contents, its contents shards (one assumed while the metadata is not loaded). */
+  Search.prototype.candidateFiles = function (blockIndex, position) {
+    var block = manifest.blocks[blockIndex], metaId = block[0] + '/m' + Math.floor(position / manifest.m);
+    var files = unloaded([metaId]);
+    if (!this.block.sets.some(function (s) { return s[1].has(position); })) { return files; }
+    if (!Object.prototype.hasOwnProperty.call(shards, metaId)) { return files + 1; }
+    var record = shards[metaId] ? shards[metaId][position % manifest.m] : null, ids = [];
+    if (record && record[10] >= 0) {
+      for (var k = record[10]; k < record[10] + record[11]; k++) { ids.push(block[0] + '/c' + k); }
+    }
+    return files + unloaded(ids);
   };
 
   Search.prototype.directory = function () {
@@ -293,15 +319,17 @@
 
   /* Finds hits until there are at least `count`, no more, or this run's byte budget is spent (then `paused`);
    * resolves to the hit list. Each call is a new run with a new budget, resuming where the last one stopped. */
-  Search.prototype.fill = function (count) {
+  Search.prototype.fill = function (count, budget) {
     this.paused = false;
     this.runStart = loadedBytes;
-    return this.step(count);
+    this.budget = budget || BUDGET;
+    this.running = this.step(count);
+    return this.running;
   };
 
   Search.prototype.step = function (count) {
     var self = this;
-    if (self.done || self.hits.length >= count) { return Promise.resolve(self.hits); }
+    if (self.cancelled || self.done || self.hits.length >= count) { return Promise.resolve(self.hits); }
     if (self.block === null) {
       if (self.blockIndex >= manifest.blocks.length) { self.done = true; return Promise.resolve(self.hits); }
       if (self.blockIndex === 1 && self.allowed === null) {
@@ -324,11 +352,17 @@
       self.blockIndex++;
       return self.step(count);
     }
-    if (self.overBudget(1)) { return Promise.resolve(self.hits); }
-    var position = self.block.candidates[self.cursor++], blockIndex = self.blockIndex;
+    var position = self.block.candidates[self.cursor], blockIndex = self.blockIndex;
+    if (self.overBudget(self.candidateFiles(blockIndex, position))) { return Promise.resolve(self.hits); }
+    self.cursor++;
     return verify(blockIndex, position, self.plans, self.fields, self.block.sets).then(function (contentsCandidate) {
-      if (contentsCandidate !== null) { self.hits.push({ block: blockIndex, position: position, contents: contentsCandidate }); }
-      return self.step(count);
+      if (contentsCandidate === null) { return self.step(count); }
+      self.hits.push({ block: blockIndex, position: position, contents: contentsCandidate });
+      if (self.hits.length >= count) { return self.step(count); }
+      // A hit the page will show: load its row and snippet now, inside this run's budget.
+      return Promise.all([meta(blockIndex, position), contentsCandidate ? contents(blockIndex, position) : null]).then(function () {
+        return self.step(count);
+      });
     });
   };
 
@@ -647,6 +681,8 @@
     var header = byId('site-search');
     if (header) { header.value = query; }
     var state = { generation: ++generation, query: query, target: target, board: board, shown: 0, search: null, started: now() };
+    var previous = current && current.search;
+    if (previous) { previous.cancel(); }
     current = state;
     clear(rows);
     table.hidden = true;
@@ -661,6 +697,10 @@
     renderRecent();
     setStatus(text('searching'));
     return ensureManifest().then(function () {
+      // What the abandoned search still loads must not count against this one's budget.
+      return previous ? previous.idle() : null;
+    }).then(function () {
+      if (state.generation !== generation) { return; }
       fillBoards();
       if (boardSelect) { boardSelect.value = board || ''; }
       showKeyword(queryWords(query));
@@ -685,7 +725,9 @@
     var state = current;
     if (!state || !state.search) { return; }
     more.disabled = true;
-    state.search.fill(state.shown + PAGE + 1).then(function () {
+    // "Search older posts" doubles the budget of each further run, so a long search needs few clicks.
+    var budget = state.search.paused && state.search.hits.length <= state.shown ? Math.min(state.search.budget * 2, 16 * BUDGET) : BUDGET;
+    state.search.fill(state.shown + PAGE + 1, budget).then(function () {
       return renderHits(state, state.shown, state.shown + PAGE);
     }).then(function () {
       more.disabled = false;

@@ -97,12 +97,14 @@ public final class SearchIndexReader {
 
     /// Finds the posts matching every word of `query` in `target` (and on board `boardId`), in listing order.
     ///
-    /// With a `limit` it stops after that many hits, like the search page asking for one page plus one; it then
-    /// loads what the page shows for the first `displayed` hits (metadata, and contents for snippets).
+    /// With a `limit` it stops after that many hits, like the search page asking for one page plus one. Each of
+    /// the first `displayed` hits has what the page shows loaded as soon as it is found (metadata, and contents
+    /// for a snippet), as `search.js` does with all but the last hit it asks for.
     ///
-    /// With a `byteBudget` it also pauses, as `search.js` does, once the index files it loaded (the manifest
-    /// aside) reach that many bytes: before reading the block directory, before matching a block and before
-    /// verifying a candidate. A rare or absent word then costs the budget, not the whole index.
+    /// With a `byteBudget` it also pauses, as `search.js` does, before a step whose index files not loaded yet,
+    /// at ``fileEstimate`` bytes each, would take it past the budget (the manifest aside): reading the block
+    /// directory, matching a block, verifying and showing a candidate. The first step always goes. A rare or
+    /// absent word then costs the budget, not the whole index.
     public func search(
         _ query: String, target: SearchTarget, boardId: Int? = nil, limit: Int? = nil, displayed: Int = 0, byteBudget: Int? = nil
     ) throws -> Outcome {
@@ -148,15 +150,16 @@ public final class SearchIndexReader {
                         stoppedEarly = true
                         break blockLoop
                     }
-                    if overBudget(files: 1) { break blockLoop }
+                    if overBudget(files: candidateFiles(blockIndex: blockIndex, position: position, matcher: matcher)) { break blockLoop }
                     guard let contentsCandidate = try matcher.matches(position) else { continue }
-                    hits.append(Hit(blockId: block.id, position: position, blockIndex: blockIndex, contentsCandidate: contentsCandidate))
+                    let hit = Hit(blockId: block.id, position: position, blockIndex: blockIndex, contentsCandidate: contentsCandidate)
+                    hits.append(hit)
+                    if hits.count <= displayed {
+                        _ = try meta(of: hit)
+                        if contentsCandidate { _ = try contents(blockIndex: blockIndex, position: position) }
+                    }
                 }
             }
-        }
-        for hit in hits.prefix(displayed) {
-            _ = try meta(of: hit)
-            if hit.contentsCandidate { _ = try contents(blockIndex: hit.blockIndex, position: hit.position) }
         }
         defer {
             newlyLoaded = []
@@ -244,6 +247,19 @@ public final class SearchIndexReader {
     }
 
     /// The stable numbers of the blocks that hold `token`, from the block directory.
+    /// The index files not loaded yet that verifying and showing a candidate reads: its metadata shard and, when a
+    /// word may be in its contents, its contents shards (one assumed while the metadata is not loaded).
+    func candidateFiles(blockIndex: Int, position: Int, matcher: BlockMatcher) -> Int {
+        let metaFile = metaPath(blockIndex: blockIndex, position: position)
+        let files = unloaded([metaFile])
+        guard matcher.candidateSets.contains(where: { $0[SearchField.contents.rawValue].contains(position) }) else { return files }
+        if cache[metaFile] == nil && !missing.contains(metaFile) { return files + 1 }
+        guard let records = cache[metaFile] as? [[Any]], position % metaShardSize < records.count else { return files }
+        let record = records[position % metaShardSize]
+        guard record.count == 12, let first = record[10] as? Int, let count = record[11] as? Int, first >= 0 else { return files }
+        return files + unloaded((first..<(first + count)).map { "search/\(blocks[blockIndex].id)/c\($0).js" })
+    }
+
     /// How many of `paths` are neither loaded nor known to be missing.
     func unloaded(_ paths: [String]) -> Int {
         Set(paths).filter { cache[$0] == nil && !missing.contains($0) }.count
