@@ -61,6 +61,15 @@ struct CrawlTransportErrorTests {
                 "(the host name no-such-host.invalid cannot be resolved at http://no-such-host.invalid/api/v2/boards)") == true)
     }
 
+    @Test func theStacksOwnTextIsRedactedBeforeItIsCut() {
+        struct Chatty: Error, CustomStringConvertible {
+            var description: String { String(repeating: "x", count: 190) + "Bearer SECRET-TOKEN-VALUE" }
+        }
+        let text = TransportFailure.describe(Chatty(), redact: { $0.replacingOccurrences(of: "SECRET-TOKEN-VALUE", with: "<redacted>") })
+        #expect(!text.contains("SECRET"))
+        #expect(text.count == 200)
+    }
+
     @Test(arguments: [
         (HTTPClientError.deadlineExceeded, "no answer within the request timeout"),
         (HTTPClientError.readTimeout, "the server stopped sending mid-answer (read timeout)"),

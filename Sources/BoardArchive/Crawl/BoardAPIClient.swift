@@ -129,7 +129,7 @@ struct BoardAPIClient: Sendable {
             } catch is CancellationError {
                 throw CancellationError()
             } catch {
-                failure = token.redact("\(TransportFailure.describe(error)) at \(Self.location(of: url()))")
+                failure = token.redact("\(TransportFailure.describe(error, redact: token.redact)) at \(Self.location(of: url()))")
                 delay = try retryable(failure, status: nil)
             }
             await statistics.countRetry(throttled: failure == "HTTP 429")

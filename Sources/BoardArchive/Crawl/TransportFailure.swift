@@ -10,10 +10,12 @@ import NIOSSL
 /// refused) (errno: 111)`, BoringSSL's error stack); the common failures are named here, and anything else keeps a
 /// bounded piece of its description.
 enum TransportFailure {
-    /// A short phrase for `error`, never including request headers.
-    static func describe(_ error: any Error) -> String {
+    /// A short phrase for `error`, never including request headers; `redact` runs on any of the stack's own text
+    /// before it is cut to 200 characters, so a cut can never leave the start of a secret behind.
+    static func describe(_ error: any Error, redact: (String) -> String = { $0 }) -> String {
+        func bounded(_ error: any Error) -> String { redact(String(describing: error)).prefix(200).description }
         switch error {
-        case let error as HTTPClientError: return describe(error)
+        case let error as HTTPClientError: return describe(error) ?? bounded(error)
         case let error as NIOConnectionError:
             if error.dnsAError != nil || error.dnsAAAAError != nil { return "the host name \(error.host) cannot be resolved" }
             return error.connectionErrors.first.map { describe($0.error) } ?? "the connection could not be made"
@@ -28,19 +30,20 @@ enum TransportFailure {
         case is NIOTooManyBytesError: return "the answer was larger than the body limit"
         case let error as ChannelError:
             if case .connectTimeout = error { return "connecting timed out" }
-            return String(describing: error).prefix(200).description
-        default: return String(describing: error).prefix(200).description
+            return bounded(error)
+        default: return bounded(error)
         }
     }
 
-    private static func describe(_ error: HTTPClientError) -> String {
+    /// The phrase of a common `HTTPClientError`, or nil for the others.
+    static func describe(_ error: HTTPClientError) -> String? {
         switch error {
         case .connectTimeout: return "connecting timed out"
         case .deadlineExceeded: return "no answer within the request timeout"
         case .readTimeout: return "the server stopped sending mid-answer (read timeout)"
         case .remoteConnectionClosed: return "the server closed the connection without answering"
         case .tlsHandshakeTimeout: return "the TLS handshake timed out"
-        default: return String(describing: error).prefix(200).description
+        default: return nil
         }
     }
 
