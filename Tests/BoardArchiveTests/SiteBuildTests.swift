@@ -30,3 +30,22 @@ struct SiteBuildTests {
         #expect(report.files[.home] == 1)
     }
 }
+
+@Suite("Replies across boards")
+struct CrossBoardReplyTests {
+    @Test("a reply in another board is listed on its parent's page, and links back to it")
+    func replyInAnotherBoard() async throws {
+        let reply = SiteFixture.post(700, board: 1, title: "다른 게시판의 답글", at: "2024-05-15T02:00:00Z", type: .reply, parent: 301)
+        let store = try SiteFixture.store(posts: SiteFixture.posts + [reply])
+        let output = try SiteFixture.temporaryDirectory().appendingPathComponent("site")
+        try await SiteFixture.build(store, into: output)
+        let parent = try SiteFixture.text("posts/301.html", in: output)
+        let replies = try #require(parent.components(separatedBy: "<section class=\"replies\">").last)
+        #expect(replies.contains("data-post-id=\"302\""), "the same-board reply is still listed")
+        #expect(replies.contains("data-post-id=\"700\""), "the reply from board 1 is listed")
+        #expect(replies.contains("href=\"../posts/700.html\""))
+        let child = try SiteFixture.text("posts/700.html", in: output)
+        #expect(child.contains("class=\"parent-post\"") && child.contains("href=\"../posts/301.html\""))
+        #expect(try SiteLinkChecker.problems(in: output).isEmpty)
+    }
+}

@@ -29,6 +29,8 @@ struct BoardPass: Sendable {
         var indexById: [Int: Int]
         var repliesByParent: [Int: [Int]]
         var outsideParents: [Int: Post]
+        /// Replies in other boards (that are built) to posts of this board, by parent id.
+        var outsideReplies: [Int: [Post]]
     }
 
     /// Renders and writes every page of the board; returns what the home page shows about it.
@@ -71,9 +73,13 @@ struct BoardPass: Sendable {
             for parentId in missing.sorted() {
                 if let parent = try store.post(id: parentId), boardIds.contains(parent.boardId) { outsideParents[parentId] = parent }
             }
+            var outsideReplies: [Int: [Post]] = [:]
+            for reply in try store.replies(fromOtherBoardsTo: board.boardId) where boardIds.contains(reply.boardId) {
+                if let parent = reply.parentPostId { outsideReplies[parent, default: []].append(reply) }
+            }
             return Listing(
                 posts: posts, pagination: Pagination(itemCount: posts.count), indexById: indexById, repliesByParent: repliesByParent,
-                outsideParents: outsideParents)
+                outsideParents: outsideParents, outsideReplies: outsideReplies)
         } catch {
             throw BuildError(phase: .store, underlying: error, location: "board \(board.boardId)")
         }
@@ -105,7 +111,7 @@ struct BoardPass: Sendable {
             previous: index > 0 ? listing.posts[index - 1] : nil,
             next: index + 1 < listing.posts.count ? listing.posts[index + 1] : nil,
             parent: parent, parentMissing: post.parentPostId != nil && parent == nil,
-            replies: (listing.repliesByParent[post.postId] ?? []).map { listing.posts[$0] })
+            replies: (listing.repliesByParent[post.postId] ?? []).map { listing.posts[$0] } + (listing.outsideReplies[post.postId] ?? []))
     }
 
     private func write(template: String, context: [String: Any], title: String, to path: String) throws {

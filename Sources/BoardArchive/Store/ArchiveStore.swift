@@ -108,6 +108,20 @@ public final class ArchiveStore: Sendable {
         }
     }
 
+    /// The posts of other boards that reply to a post of `boardId`, in board order of their own boards.
+    public func replies(fromOtherBoardsTo boardId: Int) throws -> [Post] {
+        try read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT reply.* FROM post AS reply JOIN post AS parent ON reply.parentPostId = parent.postId
+                    WHERE parent.boardId = ? AND reply.boardId != ?
+                    ORDER BY reply.boardId, (reply.postType = 'notice') DESC, reply.createdAt DESC, reply.postId DESC
+                    """, arguments: [boardId, boardId]
+            ).map(Self.post(from:))
+        }
+    }
+
     /// One post by id, or `nil`.
     public func post(id: Int) throws -> Post? {
         try read { db in try Row.fetchOne(db, sql: "SELECT * FROM post WHERE postId = ?", arguments: [id]).map(Self.post(from:)) }
