@@ -1,5 +1,5 @@
-"""The search engine's limits in a real browser over file://: the shared normaliser cases, and a search that
-pauses on its byte budget and, continued, still ends with exactly the oracle's results."""
+"""The search page's limits in a real browser over file://: the shared normaliser cases, a search that pauses on
+its byte budget and, continued, still ends with exactly the oracle's results, and recent searches by keyboard."""
 
 from __future__ import annotations
 
@@ -8,9 +8,12 @@ import re
 
 import pytest
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 
 from browser_support import REPO_ROOT, assert_no_dialog, file_url
-from test_search import assert_results_match_oracle, ready_state, require_search_page, result_ids, wait_ready
+from test_search import (
+    assert_results_match_oracle, clear_storage, open_search, ready_state, require_search_page, result_ids, wait_ready,
+)
 
 CASES = json.loads((REPO_ROOT / "Tests" / "Shared" / "normalizer-cases.json").read_text(encoding="utf-8"))
 
@@ -75,3 +78,26 @@ def test_a_search_over_its_budget_pauses_says_so_and_continues_to_the_oracle(dri
     status = driver.find_element(By.ID, "search-status").text
     if not ids:
         assert "없습니다" in status and query in status, status
+
+
+def test_recent_searches_can_be_reached_by_keyboard_from_a_box_with_text(driver, demo_site):
+    clear_storage(driver, demo_site)
+    open_search(driver, demo_site, "서울", "title")
+    box = driver.find_element(By.ID, "search-query")
+    box.click()
+    box.send_keys(" 모임")
+    recent = driver.find_element(By.ID, "search-recent")
+    assert recent.is_displayed(), "the recent searches are not shown while the box has focus"
+    for _ in range(8):
+        driver.switch_to.active_element.send_keys(Keys.TAB)
+        active = driver.switch_to.active_element
+        if active.get_attribute("class") == "recent-run":
+            assert active.text.startswith("서울")
+            break
+        assert recent.is_displayed(), f"the list closed while focus moved to {active.tag_name}#{active.get_attribute('id')}"
+    else:
+        raise AssertionError("Tab never reached a recent search")
+    before = ready_state(driver)
+    driver.switch_to.active_element.send_keys(Keys.ENTER)
+    wait_ready(driver, before, "the recent search chosen by keyboard")
+    assert "target=title" in driver.current_url

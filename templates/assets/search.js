@@ -553,7 +553,8 @@
   function updateRecentVisibility() {
     if (!recentBox) { return; }
     var active = document.activeElement;
-    var focused = active === input || (active && recentBox.contains(active));
+    // An open list stays open while focus moves on through the form (Tab from the box reaches the list).
+    var focused = active === input || (active && recentBox.contains(active)) || (!recentBox.hidden && form && active && form.contains(active));
     recentBox.hidden = !(focused || !input || input.value.trim() === '');
   }
 
@@ -773,6 +774,7 @@
     input.addEventListener('input', updateRecentVisibility);
   }
   if (recentBox) { recentBox.addEventListener('focusout', function () { setTimeout(updateRecentVisibility, 0); }); }
+  if (form) { form.addEventListener('focusout', function () { setTimeout(updateRecentVisibility, 0); }); }
   if (input) { input.addEventListener('blur', function () { setTimeout(updateRecentVisibility, 150); }); }
   window.addEventListener('popstate', function () { run(paramsFromLocation()); });
   run(paramsFromLocation());
