@@ -58,22 +58,31 @@ struct BuildOptions: ParsableArguments {
         let settings = Resolved(
             out: out ?? file.out ?? "site", templates: templates ?? file.templates, timezone: timezone ?? file.timezone,
             lang: lang ?? file.lang ?? "ko", keywords: (file.keywords ?? []) + keywords, topKeywords: topKeywords ?? file.topKeywords ?? 20)
-        try Self.validate(timezone: settings.timezone, lang: settings.lang)
-        guard settings.topKeywords >= 0, settings.topKeywords <= 10_000 else {
-            throw ValidationError("--top-keywords must be between 0 and 10000, not \(settings.topKeywords).")
+        /// `--flag` when the value came from the command line, else the file's key and the file.
+        func source(_ flag: String, key: String, fromFlag: Bool) -> String {
+            guard !fromFlag, let config else { return "--" + flag }
+            return "\"\(key)\" in \(config)"
         }
+        try Self.validate(
+            timezone: settings.timezone, lang: settings.lang, timezoneSource: source("timezone", key: "timezone", fromFlag: timezone != nil),
+            langSource: source("lang", key: "lang", fromFlag: lang != nil))
+        guard settings.topKeywords >= 0, settings.topKeywords <= 10_000 else {
+            let name = source("top-keywords", key: "topKeywords", fromFlag: topKeywords != nil)
+            throw ValidationError("\(name) must be between 0 and 10000, not \(settings.topKeywords).")
+        }
+        if keywords.contains(where: { $0.trimmingCharacters(in: .whitespaces).isEmpty }) { throw ValidationError("--keyword must not be empty.") }
         if settings.keywords.contains(where: { $0.trimmingCharacters(in: .whitespaces).isEmpty }) {
-            throw ValidationError("--keyword must not be empty.")
+            throw ValidationError("\(source("keyword", key: "keywords", fromFlag: false)) must not hold an empty keyword.")
         }
         return settings
     }
 
-    /// Checks `--timezone` and `--lang`, which `demo` takes too.
-    static func validate(timezone: String?, lang: String) throws {
+    /// Checks `--timezone` and `--lang`, which `demo` takes too; the sources name where each value came from.
+    static func validate(timezone: String?, lang: String, timezoneSource: String = "--timezone", langSource: String = "--lang") throws {
         if let timezone, TimeZone(identifier: timezone) == nil {
-            throw ValidationError("--timezone must be an IANA time zone such as Asia/Seoul, not \"\(timezone)\".")
+            throw ValidationError("\(timezoneSource) must be an IANA time zone such as Asia/Seoul, not \"\(timezone)\".")
         }
-        guard SiteLanguage(rawValue: lang) != nil else { throw ValidationError("--lang must be ko or en, not \"\(lang)\".") }
+        guard SiteLanguage(rawValue: lang) != nil else { throw ValidationError("\(langSource) must be ko or en, not \"\(lang)\".") }
     }
 
     /// Resolves the clock (flag > SOURCE_DATE_EPOCH > system clock) and the rest into the library's configuration.

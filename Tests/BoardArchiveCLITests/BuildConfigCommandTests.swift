@@ -49,7 +49,8 @@ struct BuildConfigCommandTests {
         (#"{"keyword": ["서울"]}"#, "unknown key \"keyword\""),
         (#"{"topKeywords": "many"}"#, "\"topKeywords\" must be"),
         (#"{"keywords": "서울"}"#, "\"keywords\" must be a list of strings"),
-        (#"{"lang": "fr"}"#, "--lang must be ko or en"),
+        (#"{"lang": "fr"}"#, "\"lang\" in "), (#"{"timezone": "Mars/Olympus"}"#, "\"timezone\" in "),
+        (#"{"keywords": [" "]}"#, "\"keywords\" in "), (#"{"topKeywords": -1}"#, "\"topKeywords\" in "),
         (#"["서울"]"#, "is not a JSON object"),
     ])
     func mistakesAreUsageErrorsNamingTheFile(json: String, message: String) throws {
