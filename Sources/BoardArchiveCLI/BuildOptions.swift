@@ -132,11 +132,6 @@ struct BuildOptions: ParsableArguments {
 
 /// Builds the site from a store and prints where it is.
 enum SitePublishing {
-    /// Refuses an output folder the build would refuse, before `export` or `demo` spend time crawling.
-    static func checkOutput(of configuration: BuildConfiguration) throws {
-        try SiteBuilder.checkOutput(of: configuration)
-    }
-
     static func build(_ configuration: BuildConfiguration, store: ArchiveStore, logger: Logging.Logger) async throws -> BuildReport {
         try await SiteBuilder(configuration: configuration, store: store, logger: logger).build()
     }

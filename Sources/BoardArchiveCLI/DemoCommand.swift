@@ -40,7 +40,7 @@ struct DemoCommand: AsyncParsableCommand {
             build.now = nil
             var buildConfiguration = try build.makeConfiguration(environment: [:])
             buildConfiguration.now = now
-            try SitePublishing.checkOutput(of: buildConfiguration)
+            try SiteBuilder.checkOutput(of: buildConfiguration)
             let token = UUID().uuidString
             let server = try await FixtureServer.start(
                 FixtureServerConfiguration(dataset: try FixtureDataset.bundledDemo().shifted(toNow: now), token: token))

@@ -18,7 +18,7 @@ struct ExportCommand: AsyncParsableCommand {
         let logger = log.makeLogger()
         do {
             let buildConfiguration = try build.makeConfiguration()
-            try SitePublishing.checkOutput(of: buildConfiguration)
+            try SiteBuilder.checkOutput(of: buildConfiguration)
             let archive = try ArchiveStore(path: store.store)
             let crawled = try await CrawlCommand.crawl(crawl.makeConfiguration(), store: archive, logger: logger)
             print("Crawled \(crawled.summary).")

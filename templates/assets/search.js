@@ -34,7 +34,6 @@
   window.BoardArchiveSearch = {
     load: function (id, data, bytes) { shards[id] = data; loadedBytes += bytes > 0 ? bytes : 0; },
     loaded: loadedIds,
-    loadedBytes: function () { return loadedBytes; },
     setBudget: function (bytes) { BUDGET = bytes; }
   };
   var base = app.getAttribute('data-index') || 'search/';
@@ -132,8 +131,20 @@
 
   function blockNumber(id) { var n = parseInt(id.slice(1), 10); return id.charAt(0) === 't' ? n * 2 + 1 : n * 2; }
 
+  /* The ids of the shards a step reads: one spelling each, shared by the loaders and the budget's plan. */
+  function directoryId(token) { return 'd' + bucket(token, manifest.d); }
+  function postingId(blockIndex, token) { var block = manifest.blocks[blockIndex]; return block[0] + '/p' + bucket(token, block[2]); }
+  function metaId(blockIndex, position) { return manifest.blocks[blockIndex][0] + '/m' + Math.floor(position / manifest.m); }
+  function contentsIds(blockIndex, record) {
+    var ids = [];
+    if (record && record[10] >= 0) {
+      for (var k = record[10]; k < record[10] + record[11]; k++) { ids.push(manifest.blocks[blockIndex][0] + '/c' + k); }
+    }
+    return ids;
+  }
+
   function postingLists(blockIndex, token) {
-    var block = manifest.blocks[blockIndex], id = block[0] + '/p' + bucket(token, block[2]);
+    var id = postingId(blockIndex, token);
     return loadShard(id).then(function (payload) {
       var value = lookup(id, payload, token);
       var parts = value === null ? [] : value.split('.');
@@ -142,15 +153,14 @@
   }
 
   function meta(blockIndex, position) {
-    var id = manifest.blocks[blockIndex][0] + '/m' + Math.floor(position / manifest.m);
+    var id = metaId(blockIndex, position);
     return loadShard(id).then(function (records) { return records ? records[position % manifest.m] : null; });
   }
 
   function contents(blockIndex, position) {
     return meta(blockIndex, position).then(function (record) {
-      if (!record || record[10] < 0) { return ''; }
-      var ids = [];
-      for (var k = record[10]; k < record[10] + record[11]; k++) { ids.push(manifest.blocks[blockIndex][0] + '/c' + k); }
+      var ids = contentsIds(blockIndex, record);
+      if (!ids.length) { return ''; }
       return Promise.all(ids.map(loadShard)).then(function (list) {
         var parts = [];
         list.forEach(function (records) { (records || []).forEach(function (entry) { if (entry[0] === position) { parts.push(entry[1]); } }); });
@@ -270,13 +280,11 @@
   };
 
   /* The directory shards, and the posting shards of a block, that a step reads. */
-  Search.prototype.directoryIds = function () {
-    return this.tokens().map(function (token) { return 'd' + bucket(token, manifest.d); });
-  };
+  Search.prototype.directoryIds = function () { return this.tokens().map(directoryId); };
   Search.prototype.blockIds = function (blockIndex) {
-    var block = manifest.blocks[blockIndex], tokens = this.tokens();
+    var tokens = this.tokens();
     if (this.board) { tokens.push('#b:' + this.board); }
-    return tokens.map(function (token) { return block[0] + '/p' + bucket(token, block[2]); });
+    return tokens.map(function (token) { return postingId(blockIndex, token); });
   };
 
   /* How many posts the search has decided (found or ruled out), of manifest.total. In the block under way,
@@ -294,21 +302,16 @@
   /* The index files not loaded yet that verifying and showing a candidate reads: its metadata shard and, when
    * a word may be in its contents, its contents shards (one assumed while the metadata is not loaded). */
   Search.prototype.candidateFiles = function (blockIndex, position) {
-    var block = manifest.blocks[blockIndex], metaId = block[0] + '/m' + Math.floor(position / manifest.m);
-    var files = unloaded([metaId]);
+    var id = metaId(blockIndex, position), files = unloaded([id]);
     if (!this.block.sets.some(function (s) { return s[1].has(position); })) { return files; }
-    if (!Object.prototype.hasOwnProperty.call(shards, metaId)) { return files + 1; }
-    var record = shards[metaId] ? shards[metaId][position % manifest.m] : null, ids = [];
-    if (record && record[10] >= 0) {
-      for (var k = record[10]; k < record[10] + record[11]; k++) { ids.push(block[0] + '/c' + k); }
-    }
-    return files + unloaded(ids);
+    if (files > 0) { return files + 1; }
+    return unloaded(contentsIds(blockIndex, shards[id] ? shards[id][position % manifest.m] : null));
   };
 
   Search.prototype.directory = function () {
     var self = this, tokens = this.tokens();
     return Promise.all(tokens.map(function (token) {
-      var id = 'd' + bucket(token, manifest.d);
+      var id = directoryId(token);
       return loadShard(id).then(function (payload) { return new Set(decode(lookup(id, payload, token) || '')); });
     })).then(function (sets) {
       var allowed = null;

@@ -122,6 +122,7 @@ public final class SearchIndexReader {
             return true
         }
         let tokens = plans.flatMap(\.tokens)
+        let blockTokens = tokens + (boardId.map { [SearchTokenizer.boardToken($0)] } ?? [])
         if !plans.isEmpty {
             // The newest block is searched straight away; when it does not fill the page, the directory names
             // the blocks that hold every token of every word, and the others are skipped.
@@ -142,7 +143,6 @@ public final class SearchIndexReader {
                     }
                 }
                 if let allowed, !allowed.contains(SearchIndexBuilder.blockNumber(block.id)) { continue }
-                let blockTokens = tokens + (boardId.map { [SearchTokenizer.boardToken($0)] } ?? [])
                 if overBudget(files: unloaded(blockTokens.map { postingPath(of: $0, blockIndex: blockIndex) })) { break }
                 let matcher = try BlockMatcher(reader: self, block: block, plans: plans, target: target, boardId: boardId)
                 for position in matcher.candidates {
@@ -196,11 +196,8 @@ public final class SearchIndexReader {
 
     /// The raw contents of a post, joined from its pieces.
     func contents(blockIndex: Int, position: Int) throws -> String {
-        let record = try meta(blockIndex: blockIndex, position: position)
-        guard record.count == 12, let first = record[10] as? Int, let count = record[11] as? Int else { return "" }
         var text = ""
-        for shardIndex in first..<(first + max(count, 0)) where first >= 0 {
-            let path = "search/\(blocks[blockIndex].id)/c\(shardIndex).js"
+        for path in contentsPaths(blockIndex: blockIndex, record: try meta(blockIndex: blockIndex, position: position)) {
             guard let records = try shard(path) as? [[Any]] else { throw SearchIndexError(path: path, reason: .malformedFile(detail: "not a list")) }
             for entry in records where entry.count == 2 && (entry[0] as? Int) == position {
                 text += (entry[1] as? String) ?? ""
@@ -246,18 +243,21 @@ public final class SearchIndexReader {
         return [[], [], []]
     }
 
-    /// The stable numbers of the blocks that hold `token`, from the block directory.
     /// The index files not loaded yet that verifying and showing a candidate reads: its metadata shard and, when a
     /// word may be in its contents, its contents shards (one assumed while the metadata is not loaded).
     func candidateFiles(blockIndex: Int, position: Int, matcher: BlockMatcher) -> Int {
         let metaFile = metaPath(blockIndex: blockIndex, position: position)
         let files = unloaded([metaFile])
         guard matcher.candidateSets.contains(where: { $0[SearchField.contents.rawValue].contains(position) }) else { return files }
-        if cache[metaFile] == nil && !missing.contains(metaFile) { return files + 1 }
-        guard let records = cache[metaFile] as? [[Any]], position % metaShardSize < records.count else { return files }
-        let record = records[position % metaShardSize]
-        guard record.count == 12, let first = record[10] as? Int, let count = record[11] as? Int, first >= 0 else { return files }
-        return files + unloaded((first..<(first + count)).map { "search/\(blocks[blockIndex].id)/c\($0).js" })
+        if files > 0 { return files + 1 }
+        guard let records = cache[metaFile] as? [[Any]], position % metaShardSize < records.count else { return 0 }
+        return unloaded(contentsPaths(blockIndex: blockIndex, record: records[position % metaShardSize]))
+    }
+
+    /// The contents shards a metadata record names (none when the post has no contents).
+    func contentsPaths(blockIndex: Int, record: [Any]) -> [String] {
+        guard record.count == 12, let first = record[10] as? Int, let count = record[11] as? Int, first >= 0 else { return [] }
+        return (first..<(first + max(count, 0))).map { "search/\(blocks[blockIndex].id)/c\($0).js" }
     }
 
     /// How many of `paths` are neither loaded nor known to be missing.
@@ -276,6 +276,7 @@ public final class SearchIndexReader {
         "search/d\(SearchTokenizer.bucket(of: token, count: directoryBuckets)).js"
     }
 
+    /// The stable numbers of the blocks that hold `token`, from the block directory.
     func directoryBlocks(of token: String) throws -> [Int] {
         let path = directoryPath(of: token)
         if cache[path] == nil, load(path) == nil {
