@@ -12,5 +12,6 @@ struct BoardArchiveCommand: AsyncParsableCommand {
             BuildCommand.self,
             ExportCommand.self,
             FixtureAPICommand.self,
+            BenchDataCommand.self,
         ])
 }
