@@ -63,9 +63,12 @@ struct GoldenPageTests {
         }
         let full = try golden("board-full-page.html")
         #expect(full.components(separatedBy: "<tr class=\"post-row").count - 1 == 30)
-        #expect(full.contains("aria-current=\"page\">1</a>"))
+        // The front page is the current page: its pager links to the archive pages, numbered from the oldest.
+        #expect(!full.contains("aria-current=\"page\""))
+        #expect(full.contains("<a href=\"page-3.html\" aria-label=\"2쪽\">2</a>"))
         let last = try golden("board-last-partial-page.html")
         #expect(last.components(separatedBy: "<tr class=\"post-row").count - 1 == 1)
+        #expect(last.contains("aria-current=\"page\">2</a>"))
         #expect(try golden("board-empty.html").contains("class=\"empty-state\""))
         #expect(try golden("post-with-table.html").contains("<table>"))
         #expect(try golden("post-reply.html").contains("<a href=\"../posts/301.html\">표가 있는 글</a>"))

@@ -88,7 +88,7 @@ import Testing
         #expect(second.matches(of: #/data-post-id=/#).count == 10)
         #expect(files["keywords/\(slug)-page-3.html"] == nil)
         #expect(first.contains(#"href="\#(slug)-page-2.html""#))
-        #expect(second.contains(#"aria-current="page">2</a>"#))
+        #expect(second.contains(#"aria-current="page">1</a>"#))
         let empty = try html(files, "keywords/\(KeywordSelector.slug(for: "없는말")).html")
         #expect(empty.contains("이 키워드가 들어 있는 글이 없습니다."))
         let index = try html(files, "keywords/index.html")

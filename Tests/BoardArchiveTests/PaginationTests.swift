@@ -2,56 +2,72 @@ import Testing
 
 @testable import BoardArchive
 
-@Suite("Pagination")
+@Suite("Listing pages")
 struct PaginationTests {
     @Test(
-        "page count and page sizes: every page full except the last; an empty board has one empty page",
+        "front page and archive pages: the front page holds 30, archive pages are cut from the oldest end",
         arguments: [
-            (0, [0]), (1, [1]), (29, [29]), (30, [30]), (31, [30, 1]), (60, [30, 30]), (61, [30, 30, 1]),
+            (0, 0, 0, [Int]()), (0, 1, 1, []), (0, 29, 29, []), (0, 30, 30, []), (0, 31, 30, [1]), (0, 60, 30, [30]),
+            (0, 61, 30, [30, 1]), (2, 61, 28, [30, 3]), (31, 5, 0, [5]), (0, 95, 30, [30, 30, 5]),
         ])
-    func pageSizes(count: Int, sizes: [Int]) {
-        let pagination = Pagination(itemCount: count)
-        #expect(pagination.pageCount == sizes.count)
-        #expect((1...pagination.pageCount).map { pagination.range(ofPage: $0).count } == sizes)
-        // Pages tile the list without gaps or overlaps.
-        let covered = (1...pagination.pageCount).flatMap { Array(pagination.range(ofPage: $0)) }
-        #expect(covered == Array(0..<count))
+    func pageSizes(pinned: Int, count: Int, front: Int, archiveSizes: [Int]) {
+        let listing = ListingPages(pinnedCount: pinned, itemCount: count)
+        #expect(listing.frontCount == front)
+        #expect(listing.archivePageCount == archiveSizes.count)
+        #expect((0..<listing.archivePageCount).map { listing.range(ofArchivePage: $0).count } == archiveSizes)
+        // Archive pages tile the posts the front page does not show, without gaps or overlaps.
+        let covered = (0..<listing.archivePageCount).flatMap { Array(listing.range(ofArchivePage: $0)) }
+        #expect(covered == Array(0..<(count - front)))
+        for olderCount in 0..<count {
+            let page = listing.archivePage(ofItemWithOlderCount: olderCount)
+            #expect(page.map { listing.range(ofArchivePage: $0).contains(olderCount) } ?? (olderCount >= count - front))
+        }
     }
 
-    @Test("the page listing an item", arguments: [(0, 1), (29, 1), (30, 2), (59, 2), (60, 3)])
-    func pageOfItem(index: Int, page: Int) {
-        #expect(Pagination(itemCount: 61).page(ofItemAt: index) == page)
+    @Test("a new post leaves every archive page but the newest two as it was", arguments: [0, 1, 3, 29, 31])
+    func stability(pinned: Int) {
+        for count in 0..<200 {
+            let before = ListingPages(pinnedCount: pinned, itemCount: count)
+            let after = ListingPages(pinnedCount: pinned, itemCount: count + 1)
+            for page in 0..<max(0, before.archivePageCount - 1) {
+                #expect(before.range(ofArchivePage: page) == after.range(ofArchivePage: page), "count \(count), page \(page)")
+            }
+            // The post that gets the link back to a page: only the post the front page drops changes page.
+            let moved = (0..<count).filter { before.archivePage(ofItemWithOlderCount: $0) != after.archivePage(ofItemWithOlderCount: $0) }
+            #expect(moved.count <= 1, "count \(count): \(moved)")
+        }
     }
 
-    @Test("file names: index.html for the first page, page-<n>.html after it")
+    @Test("file names: index.html for the front page, page-<c+2>.html for archive page c")
     func fileNames() {
-        #expect(Pagination.fileName(ofPage: 1) == "index.html")
-        #expect(Pagination.fileName(ofPage: 2) == "page-2.html")
-        #expect(Pagination.fileName(ofPage: 12) == "page-12.html")
+        #expect(ListingPages.fileName(ofArchivePage: nil) == "index.html")
+        #expect(ListingPages.fileName(ofArchivePage: 0) == "page-2.html")
+        #expect(ListingPages.fileName(ofArchivePage: 10) == "page-12.html")
     }
 
     @Test(
-        "the numbered window stays inside 1...pageCount and centres the current page",
-        arguments: [(1, 1...9), (5, 1...9), (6, 2...10), (20, 12...20), (18, 12...20), (10, 6...14)])
-    func window(page: Int, expected: ClosedRange<Int>) {
-        #expect(Pagination(itemCount: 600).window(around: page) == expected)
+        "the numbered window, newest first, stays inside the archive pages",
+        arguments: [(nil, [19, 18, 17, 16]), (19, [19, 18, 17, 16, 15]), (10, [14, 13, 12, 11, 10, 9, 8, 7, 6]), (0, [4, 3, 2, 1, 0])])
+    func window(page: Int?, expected: [Int]) {
+        #expect(ListingPages(pinnedCount: 0, itemCount: 630).window(around: page) == expected)
     }
 
-    @Test("a short list shows all its pages")
-    func shortWindow() {
-        #expect(Pagination(itemCount: 61).window(around: 2) == 1...3)
-        #expect(Pagination(itemCount: 0).window(around: 1) == 1...1)
-    }
-
-    @Test("the pager links: first/previous disabled on page 1, aria-current only on the current page")
+    @Test("the pager of the front page and of the oldest page")
     func pagerContext() throws {
         let pages = PageContext(strings: SiteStrings(language: .ko), clock: ArchiveClock(now: SiteFixture.now, timeZone: SiteFixture.seoul))
-        let pager = pages.pager(Pagination(itemCount: 61), page: 1)
-        let items = try #require(pager["items"] as? [[String: Any]])
-        #expect(items.map { $0["kind"] as? String } == ["first", "previous", "number", "number", "number", "next", "last"])
-        #expect(items.map { $0["isDisabled"] as? Bool } == [true, true, false, false, false, false, false])
-        #expect(items.map { $0["isCurrent"] as? Bool } == [false, false, true, false, false, false, false])
-        #expect(items.map { $0["href"] as? String } == ["", "", "index.html", "page-2.html", "page-3.html", "page-2.html", "page-3.html"])
+        let listing = ListingPages(pinnedCount: 0, itemCount: 61)
+        let front = try #require(pages.pager(listing, page: nil, fileName: ListingPages.fileName(ofArchivePage:)) as? [String: Any])
+        let items = try #require(front["items"] as? [[String: Any]])
+        #expect(items.map { $0["kind"] as? String } == ["first", "previous", "number", "number", "next", "last"])
+        #expect(items.map { $0["isDisabled"] as? Bool } == [true, true, false, false, false, false])
+        #expect(items.map { $0["label"] as? String } == ["처음", "이전", "2", "1", "다음", "마지막"])
+        #expect(items.map { $0["href"] as? String } == ["", "", "page-3.html", "page-2.html", "page-3.html", "page-2.html"])
+        let oldest = try #require(pages.pager(listing, page: 0, fileName: ListingPages.fileName(ofArchivePage:)) as? [String: Any])
+        let oldestItems = try #require(oldest["items"] as? [[String: Any]])
+        #expect(oldestItems.map { $0["href"] as? String } == ["index.html", "page-3.html", "page-3.html", "page-2.html", "", ""])
+        #expect(oldestItems.map { $0["isCurrent"] as? Bool } == [false, false, false, true, false, false])
+        #expect(
+            pages.pager(ListingPages(pinnedCount: 3, itemCount: 27), page: nil, fileName: ListingPages.fileName(ofArchivePage:)) as? Bool == false)
     }
 }
 
@@ -80,13 +96,16 @@ struct BuiltPaginationTests {
         for count in Self.counts {
             let boardId = 100 + count
             let pageFiles = files.keys.filter { $0.hasPrefix("boards/\(boardId)/") }
-            let expectedSizes = count == 0 ? [0] : stride(from: 0, to: count, by: 30).map { min(30, count - $0) }
+            // Reading order: the front page, then the archive pages from the newest to the oldest.
+            let listing = ListingPages(pinnedCount: 0, itemCount: count)
+            let order: [Int?] = [nil] + (0..<listing.archivePageCount).reversed().map { $0 }
+            let expectedSizes = order.map { $0.map { listing.range(ofArchivePage: $0).count } ?? min(30, count) }
             #expect(pageFiles.count == expectedSizes.count, "board of \(count): \(pageFiles.sorted())")
             var listed: [Int] = []
-            for (offset, size) in expectedSizes.enumerated() {
-                let html = try SiteFixture.text(SitePaths.board(boardId, page: offset + 1), in: output)
+            for (page, size) in zip(order, expectedSizes) {
+                let html = try SiteFixture.text(SitePaths.board(boardId, archivePage: page), in: output)
                 let ids = html.matches(of: #/<tr class="post-row[^"]*" data-post-id="(\d+)"/#).compactMap { Int($0.output.1) }
-                #expect(ids.count == size, "board of \(count), page \(offset + 1)")
+                #expect(ids.count == size, "board of \(count), page \(String(describing: page))")
                 listed += ids
             }
             let boardPosts = try store.posts(inBoard: boardId).map(\.postId)

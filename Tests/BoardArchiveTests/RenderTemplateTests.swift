@@ -122,7 +122,7 @@ struct RenderTemplateTests {
             template: "post",
             context: pages.postPage(
                 post, bodyHTML: "<p>body</p>",
-                neighbours: PostNeighbours(board: board, boardPage: 1, previous: nil, next: nil, parent: nil, parentMissing: false, replies: [])),
+                neighbours: PostNeighbours(board: board, backPage: nil, previous: nil, next: nil, parent: nil, parentMissing: false, replies: [])),
             relativeRoot: "../", title: post.title)
         #expect(!html.contains("<script>alert"))
         #expect(html.contains("&lt;script&gt;alert(&#39;t&#39;)&lt;/script&gt;"))

@@ -125,10 +125,13 @@ struct SiteLinkTests {
         let output = try SiteFixture.temporaryDirectory().appendingPathComponent("site")
         try await SiteFixture.build(store, into: output, now: now)
         let files = Set(try SiteFixture.files(under: output).keys)
-        var expected: Set<String> = ["index.html", ".boardarchive"]
+        var expected: Set<String> = ["index.html", ".boardarchive", ".boardarchive-manifest"]
         for board in dataset.boards {
-            let pages = Pagination(itemCount: dataset.posts.filter { $0.boardId == board.boardId }.count).pageCount
-            for page in 1...pages { expected.insert(SitePaths.board(board.boardId, page: page)) }
+            let posts = dataset.posts.filter { $0.boardId == board.boardId }
+            let notices = posts.filter { $0.postType == .notice }.count
+            let listing = ListingPages(pinnedCount: notices, itemCount: posts.count - notices)
+            expected.insert(SitePaths.board(board.boardId))
+            for page in 0..<listing.archivePageCount { expected.insert(SitePaths.board(board.boardId, archivePage: page)) }
         }
         for post in dataset.posts { expected.insert(SitePaths.post(post.postId)) }
         let assets = SiteBuilder.assetPaths(in: SiteFixture.templatesDirectory.appendingPathComponent("assets")).map { "assets/" + $0 }

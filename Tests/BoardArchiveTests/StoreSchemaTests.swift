@@ -19,9 +19,9 @@ struct StoreSchemaTests {
     @Test func aFreshStoreIsAtSchemaVersionOne() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        #expect(try ArchiveStore(path: folder.path("archive.sqlite")).schemaVersion() == 1)
-        #expect(try ArchiveStore(path: folder.path("archive.sqlite")).schemaVersion() == 1)
-        #expect(try ArchiveStore.inMemory().schemaVersion() == 1)
+        #expect(try ArchiveStore(path: folder.path("archive.sqlite")).schemaVersion() == 2)
+        #expect(try ArchiveStore(path: folder.path("archive.sqlite")).schemaVersion() == 2)
+        #expect(try ArchiveStore.inMemory().schemaVersion() == 2)
     }
 
     @Test func aStoreFromANewerBoardArchiveIsRefusedAndLeftUntouched() throws {
@@ -31,15 +31,15 @@ struct StoreSchemaTests {
         do {
             // A newer boardarchive applied a migration this one does not know.
             let store = try ArchiveStore(path: path)
-            try store.write { db in try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v2-from-the-future')") }
+            try store.write { db in try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v3-from-the-future')") }
         }
         let before = try Self.snapshot(of: folder)
         #expect(before.keys.sorted() == ["archive.sqlite"])
         let error = #expect(throws: StoreError.self) { _ = try ArchiveStore(path: path) }
-        #expect(error == StoreError(location: path, reason: .newerSchema(found: 2, supported: 1)))
+        #expect(error == StoreError(location: path, reason: .newerSchema(found: 3, supported: 2)))
         #expect(
             error?.localizedDescription
-                == "The archive store \(path) has schema version 2, newer than this boardarchive supports (1); upgrade boardarchive to use it.")
+                == "The archive store \(path) has schema version 3, newer than this boardarchive supports (2); upgrade boardarchive to use it.")
         let after = try Self.snapshot(of: folder)
         #expect(after == before)
     }

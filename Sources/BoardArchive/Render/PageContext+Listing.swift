@@ -41,22 +41,27 @@ extension PageContext {
         return ["boards": boards, "hasBoards": !boards.isEmpty]
     }
 
-    /// Board page `page` of `board`, listing `posts` (the page's slice, in board order).
+    /// A page of `board` listing `rows` (in board order): the front page (`archivePage` nil) or archive page `archivePage`.
     ///
-    /// Keys: `boardId`, `boardName`, `postCount`, `postCountLabel`, `hasPosts`, `posts` (rows), `page`,
-    /// `pageCount`, `pager` (see ``pager(_:page:)``).
-    func boardPage(board: Board, posts: ArraySlice<Post>, pagination: Pagination, page: Int) -> [String: Any] {
-        let root = SitePaths.relativeRoot(of: SitePaths.board(board.boardId, page: page))
+    /// Keys: `boardId`, `boardName`, `postCount`, `postCountLabel`, `hasPosts`, `isFront`, `posts` (rows), `pager`
+    /// (see ``pager(_:page:fileName:)``). `postCountLabel` is empty on archive pages, which never show totals (so a new post
+    /// elsewhere in the board leaves them unchanged).
+    func boardPage(board: Board, rows: [Post], listing: ListingPages, archivePage: Int?) -> [String: Any] {
+        let root = SitePaths.relativeRoot(of: SitePaths.board(board.boardId, archivePage: archivePage))
         return [
             "boardId": board.boardId,
             "boardName": board.displayName,
-            "postCount": pagination.itemCount,
-            "postCountLabel": strings.postCount(pagination.itemCount),
-            "hasPosts": pagination.itemCount > 0,
-            "posts": posts.map { row(for: $0, root: root) },
-            "page": page,
-            "pageCount": pagination.pageCount,
-            "pager": pager(pagination, page: page),
+            "postCount": archivePage == nil ? listing.totalCount : rows.count,
+            "postCountLabel": archivePage == nil ? strings.postCount(listing.totalCount) : "",
+            "hasPosts": listing.totalCount > 0,
+            "isFront": archivePage == nil,
+            "posts": rows.map { row(for: $0, root: root) },
+            "pager": pager(listing, page: archivePage, fileName: ListingPages.fileName(ofArchivePage:)),
         ]
+    }
+
+    /// The title of a listing page: the name on the front page, "name (page n)" on archive page `n − 1`.
+    func listingTitle(_ name: String, archivePage: Int?) -> String {
+        archivePage.map { "\(name) (\(strings.pageNumber($0 + 1)))" } ?? name
     }
 }

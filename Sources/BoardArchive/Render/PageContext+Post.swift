@@ -4,8 +4,8 @@ import Foundation
 struct PostNeighbours: Sendable {
     /// The board the post is listed on.
     var board: Board
-    /// The board page (1-based) that lists the post.
-    var boardPage: Int
+    /// The archive page that lists the post, nil for the board's front page (see ``ListingPages``).
+    var backPage: Int?
     /// The post above it in board order.
     var previous: Post?
     /// The post below it in board order.
@@ -31,7 +31,7 @@ extension PageContext {
         context["boardId"] = neighbours.board.boardId
         context["boardName"] = neighbours.board.displayName
         context["boardHref"] = root + SitePaths.board(neighbours.board.boardId)
-        context["backHref"] = root + SitePaths.board(neighbours.board.boardId, page: neighbours.boardPage)
+        context["backHref"] = root + SitePaths.board(neighbours.board.boardId, archivePage: neighbours.backPage)
         context["bodyHTML"] = bodyHTML
         context["parent"] = neighbours.parent.map { link(to: $0, root: root) as Any } ?? false
         context["parentMissing"] = neighbours.parentMissing

@@ -57,28 +57,38 @@ struct PageContext: Sendable {
         ["href": root + SitePaths.post(post.postId), "title": displayTitle(post), "postId": post.postId]
     }
 
-    /// The pager of board page `page`: `items` in order first, previous, numbered window, next, last.
+    /// The pager of a listing page (`page` nil: the front page), in the order latest, newer, numbered archive
+    /// pages (newest first), older, oldest.
     ///
-    /// Each item: `kind` (`first`, `previous`, `number`, `next`, `last`), `label`, `ariaLabel`, `href`
-    /// (a file name in the board's folder), `isCurrent`, `isDisabled`. Disabled items have an empty `href`
-    /// and templates render them without a link.
-    func pager(_ pagination: Pagination, page: Int) -> [String: Any] {
-        let count = pagination.pageCount
-        func item(_ kind: String, _ label: String, _ aria: String, target: Int, enabled: Bool, current: Bool = false) -> [String: Any] {
+    /// Each item: `kind` (`first`, `previous`, `number`, `next`, `last`), `label`, `ariaLabel`, `href` (a file name
+    /// from `fileName`, in the listing's folder), `isCurrent`, `isDisabled`. Disabled items have an empty `href`
+    /// and templates render them without a link. Archive pages are numbered from the oldest (1), so their numbers
+    /// never change; `label` is the page's own name ("latest posts" or "page n"). Nil when everything fits the front page.
+    func pager(_ listing: ListingPages, page: Int?, fileName: (Int?) -> String) -> Any {
+        let count = listing.archivePageCount
+        guard count > 0 else { return false }
+        func item(_ kind: String, _ label: String, _ aria: String, target: Int??, current: Bool = false) -> [String: Any] {
             [
-                "kind": kind, "label": label, "ariaLabel": aria, "href": enabled ? Pagination.fileName(ofPage: target) : "",
-                "isCurrent": current, "isDisabled": !enabled,
+                "kind": kind, "label": label, "ariaLabel": aria, "href": target.map { fileName($0) } ?? "",
+                "isCurrent": current, "isDisabled": target == nil,
             ]
         }
-        var items: [[String: Any]] = [
-            item("first", strings["firstPage"], strings["firstPageLabel"], target: 1, enabled: page > 1),
-            item("previous", strings["previousPage"], strings["previousPageLabel"], target: page - 1, enabled: page > 1),
-        ]
-        for number in pagination.window(around: page) {
-            items.append(item("number", String(number), strings.pageNumber(number), target: number, enabled: true, current: number == page))
+        // A target is `.some(nil)` for the front page, `.some(c)` for archive page c, nil for a disabled item.
+        var newer: Int?? = nil
+        var older: Int?? = .some(count - 1)
+        if let page {
+            newer = page + 1 < count ? .some(page + 1) : .some(nil)
+            older = page > 0 ? .some(page - 1) : nil
         }
-        items.append(item("next", strings["nextPage"], strings["nextPageLabel"], target: page + 1, enabled: page < count))
-        items.append(item("last", strings["lastPage"], strings["lastPageLabel"], target: count, enabled: page < count))
-        return ["items": items, "page": page, "pageCount": count, "label": strings.pageOf(page, count)]
+        var items: [[String: Any]] = [
+            item("first", strings["firstPage"], strings["firstPageLabel"], target: page == nil ? nil : .some(nil)),
+            item("previous", strings["previousPage"], strings["previousPageLabel"], target: newer),
+        ]
+        for number in listing.window(around: page) {
+            items.append(item("number", String(number + 1), strings.pageNumber(number + 1), target: .some(number), current: number == page))
+        }
+        items.append(item("next", strings["nextPage"], strings["nextPageLabel"], target: older))
+        items.append(item("last", strings["lastPage"], strings["lastPageLabel"], target: page == 0 ? nil : .some(0)))
+        return ["items": items, "label": page.map { strings.pageNumber($0 + 1) } ?? strings["latestPosts"]]
     }
 }

@@ -24,6 +24,8 @@ struct TemplateRenderer: Sendable {
     let strings: SiteStrings
     /// The build's clock and time zone.
     let clock: ArchiveClock
+    /// A digest of every template's name and text: part of every page's digest, so editing a template re-renders.
+    let sourceDigest: BuildDigest
 
     /// Loads, compiles and checks every template under `directory`.
     static func load(from directory: URL, strings: SiteStrings, clock: ArchiveClock) throws -> TemplateRenderer {
@@ -64,7 +66,13 @@ struct TemplateRenderer: Sendable {
             }
         }
         try checkAssets(of: sources, in: directory)
-        return TemplateRenderer(library: library, templateNames: files, directory: directory, strings: strings, clock: clock)
+        var digest = BuildDigest()
+        for (name, text) in sources {
+            digest.add(name)
+            digest.add(text)
+        }
+        return TemplateRenderer(
+            library: library, templateNames: files, directory: directory, strings: strings, clock: clock, sourceDigest: digest)
     }
 
     /// Template names (relative paths without `.mustache`) under `directory`, sorted; `assets/` is skipped.

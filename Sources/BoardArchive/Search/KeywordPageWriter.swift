@@ -11,37 +11,49 @@ struct KeywordPageWriter {
     let postsById: [Int: Post]
     let boardNames: [Int: String]
 
-    /// The file name of page `page` of a keyword, inside `keywords/`.
-    static func fileName(slug: String, page: Int) -> String {
-        page <= 1 ? "\(slug).html" : "\(slug)-page-\(page).html"
+    /// The file name of a keyword's front page (`archivePage` nil) or archive page `archivePage`, inside `keywords/`.
+    static func fileName(slug: String, archivePage: Int?) -> String {
+        archivePage.map { "\(slug)-page-\($0 + 2).html" } ?? "\(slug).html"
+    }
+
+    /// The pages of a keyword whose matches are `postIds` in listing order (notices first): the front page and the
+    /// archive pages, each with the ids it lists (see ``ListingPages``).
+    static func pages(of postIds: [Int], isNotice: (Int) -> Bool) -> (listing: ListingPages, pages: [(archivePage: Int?, postIds: ArraySlice<Int>)]) {
+        let notices = postIds.prefix(while: isNotice).count
+        let listing = ListingPages(pinnedCount: notices, itemCount: postIds.count - notices)
+        var result: [(archivePage: Int?, postIds: ArraySlice<Int>)] = [(nil, postIds[0..<(notices + listing.frontCount)])]
+        for page in stride(from: listing.archivePageCount - 1, through: 0, by: -1) {
+            let range = listing.range(ofArchivePage: page)
+            let newest = notices + listing.itemCount - range.upperBound
+            result.append((page, postIds[newest..<(newest + range.count)]))
+        }
+        return (listing, result)
     }
 
     /// Writes every page of one keyword; returns how many.
     func writePages(
         keyword: String, slug: String, postIds: [Int], write: (Data, String) throws -> Void, renderPage: SearchPageRenderer
     ) throws -> Int {
-        let pagination = Pagination(itemCount: postIds.count, pageSize: Self.pageSize)
+        let (listing, keywordPages) = Self.pages(of: postIds) { postsById[$0]?.postType == .notice }
         let highlighter = TextHighlighter(query: keyword)
         let title = strings["keywordTitle"].replacingOccurrences(of: "{keyword}", with: keyword)
-        for page in 1...pagination.pageCount {
-            let rows = postIds[pagination.range(ofPage: page)].compactMap { postsById[$0] }.map { row(for: $0, highlighter: highlighter) }
+        for (archivePage, ids) in keywordPages {
+            let rows = ids.compactMap { postsById[$0] }.map { row(for: $0, highlighter: highlighter) }
             let context: [String: Any] = [
                 "t": strings.table,
                 "keyword": keyword,
                 "count": postIds.count,
-                "countLabel": strings["keywordCount"].replacingOccurrences(of: "{count}", with: String(postIds.count)),
+                "countLabel": archivePage == nil ? strings["keywordCount"].replacingOccurrences(of: "{count}", with: String(postIds.count)) : "",
+                "isFront": archivePage == nil,
                 "hasPosts": !postIds.isEmpty,
                 "posts": rows,
-                "page": page,
-                "pageCount": pagination.pageCount,
-                "pager": pagination.pageCount > 1 ? pager(slug: slug, pagination: pagination, page: page) : false,
+                "pager": pages.pager(listing, page: archivePage) { Self.fileName(slug: slug, archivePage: $0) },
                 "searchHref": "../search.html?q=" + Self.queryValue(keyword) + "&target=all",
             ]
-            let pageTitle = page == 1 ? title : "\(title) (\(pages.strings.pageOf(page, pagination.pageCount)))"
-            let html = try renderPage("keyword", context, "../", pageTitle, [])
-            try write(Data(html.utf8), "keywords/" + Self.fileName(slug: slug, page: page))
+            let html = try renderPage("keyword", context, "../", pages.listingTitle(title, archivePage: archivePage), [])
+            try write(Data(html.utf8), "keywords/" + Self.fileName(slug: slug, archivePage: archivePage))
         }
-        return pagination.pageCount
+        return keywordPages.count
     }
 
     /// `value` percent-encoded for a query string the way JavaScript's `encodeURIComponent` does: everything but
@@ -71,28 +83,6 @@ struct KeywordPageWriter {
         parts.map { ["text": $0.text, "marked": $0.marked] }
     }
 
-    /// The pager of a keyword, the same shape as the board pager (`partials/pager`).
-    func pager(slug: String, pagination: Pagination, page: Int) -> [String: Any] {
-        let count = pagination.pageCount
-        let s = pages.strings
-        func item(_ kind: String, _ label: String, _ aria: String, target: Int, enabled: Bool, current: Bool = false) -> [String: Any] {
-            [
-                "kind": kind, "label": label, "ariaLabel": aria, "href": enabled ? Self.fileName(slug: slug, page: target) : "",
-                "isCurrent": current, "isDisabled": !enabled,
-            ]
-        }
-        var items: [[String: Any]] = [
-            item("first", s["firstPage"], s["firstPageLabel"], target: 1, enabled: page > 1),
-            item("previous", s["previousPage"], s["previousPageLabel"], target: page - 1, enabled: page > 1),
-        ]
-        for number in pagination.window(around: page) {
-            items.append(item("number", String(number), s.pageNumber(number), target: number, enabled: true, current: number == page))
-        }
-        items.append(item("next", s["nextPage"], s["nextPageLabel"], target: page + 1, enabled: page < count))
-        items.append(item("last", s["lastPage"], s["lastPageLabel"], target: count, enabled: page < count))
-        return ["items": items, "page": page, "pageCount": count, "label": s.pageOf(page, count)]
-    }
-
     /// `keywords/index.html`: `keywords` (`keyword`, `href`, `count`, `countLabel`), `hasKeywords`, `t`.
     func indexContext(_ keywords: [(keyword: String, slug: String, count: Int)]) -> [String: Any] {
         [
@@ -100,7 +90,7 @@ struct KeywordPageWriter {
             "hasKeywords": !keywords.isEmpty,
             "keywords": keywords.map {
                 [
-                    "keyword": $0.keyword, "href": Self.fileName(slug: $0.slug, page: 1), "count": $0.count,
+                    "keyword": $0.keyword, "href": Self.fileName(slug: $0.slug, archivePage: nil), "count": $0.count,
                     "countLabel": strings["keywordCount"].replacingOccurrences(of: "{count}", with: String($0.count)),
                 ] as [String: Any]
             },

@@ -1,117 +1,190 @@
 import Foundation
 
-/// Builds the pages of one board: its board pages and the pages of its posts, in parallel.
+/// The board phase for one board: its listing pages and the pages of its posts.
 ///
-/// Only this board's posts are in memory. Work is cut into jobs (one per board page, one per chunk of
-/// posts) run in a task group with a bounded number in flight. Every page depends only on the board's
-/// ordered posts, so the output does not depend on scheduling.
+/// Posts stream from the store in board order without their bodies, in batches of ``batchSize``: only a batch
+/// (plus one post on each side, for previous / next links) is in memory. For each page the pass computes the
+/// digest of everything the page shows (``BuildDigest``); pages whose digest the previous build recorded are
+/// kept without being rendered, the others get their bodies from the store and are rendered on every core.
+/// Every page depends only on the store's snapshot and the build's inputs, never on scheduling.
 struct BoardPass: Sendable {
-    /// Posts rendered per task.
-    static let postsPerJob = 64
+    /// Posts per batch (rendered in parallel).
+    static let batchSize = 256
 
     let board: Board
-    /// Every board being built, to tell whether a parent in another board has a page.
+    /// Every board being built, to tell whether a parent or reply in another board has a page.
     let boardIds: Set<Int>
     let store: ArchiveStore
     let renderer: TemplateRenderer
     let pages: PageContext
     let output: SiteOutput
+    /// The digest of the build's inputs shared by every page (templates, strings, time zone, engine version).
+    let base: BuildDigest
 
-    private enum Job: Sendable {
-        case boardPage(Int)
-        case posts(Range<Int>)
+    /// A page to render.
+    enum Job {
+        case listing(rows: [ListedPost], archivePage: Int?)
+        case post(PostJob)
     }
 
-    /// The board's posts and the lookups its post pages need.
-    private struct Listing: Sendable {
-        var posts: [Post]
-        var pagination: Pagination
-        var indexById: [Int: Int]
-        var repliesByParent: [Int: [Int]]
-        var outsideParents: [Int: Post]
-        /// Replies in other boards (that are built) to posts of this board, by parent id.
-        var outsideReplies: [Int: [Post]]
+    /// A post page and what it links to.
+    struct PostJob {
+        var post: ListedPost
+        var previous: ListedPost?
+        var next: ListedPost?
+        var backPage: Int?
+        var parent: ListedPost?
+        var parentMissing = false
+        var replies: [ListedPost] = []
+        var body = ""
     }
 
-    /// Renders and writes every page of the board; returns what the home page shows about it.
-    func run() async throws -> BoardSummary {
-        let listing = try loadListing()
-        var jobs: [Job] = (1...listing.pagination.pageCount).map { .boardPage($0) }
-        for start in stride(from: 0, to: listing.posts.count, by: Self.postsPerJob) {
-            jobs.append(.posts(start..<min(listing.posts.count, start + Self.postsPerJob)))
+    /// The stream's state between batches.
+    private struct Progress {
+        var position = 0
+        var carry: ListedPost?
+        var buffer: [ListedPost] = []
+        var pageRows: [ListedPost] = []
+        var pageKey: Int?? = .none
+        var frontWritten = false
+        var newest: Date?
+        var hasPostFromToday = false
+    }
+
+    /// Renders and writes every changed page of the board; returns what the home page shows about it.
+    func run() throws -> BoardSummary {
+        let counts: ListingCounts
+        do { counts = try store.listingCounts(ofBoard: board.boardId) } catch {
+            throw BuildError(phase: .store, underlying: error, location: "board \(board.boardId)")
         }
-        let limit = max(2, ProcessInfo.processInfo.activeProcessorCount * 2)
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            var inFlight = 0
-            for job in jobs {
-                if inFlight >= limit {
-                    try await group.next()
-                    inFlight -= 1
+        let listing = ListingPages(pinnedCount: counts.notices, itemCount: counts.others)
+        let progress = try store.readListing(ofBoard: board.boardId) { cursor -> Progress in
+            var progress = Progress()
+            var jobs: [Job] = []
+            while let listed = try cursor.next() {
+                let date = listed.post.createdDateTime
+                if progress.newest.map({ date > $0 }) ?? true { progress.newest = date }
+                if pages.clock.isToday(date) { progress.hasPostFromToday = true }
+                let key = page(at: progress.position, in: listing)
+                if progress.pageKey != .some(key), progress.pageKey != .none {
+                    jobs.append(.listing(rows: progress.pageRows, archivePage: progress.pageKey ?? nil))
+                    if progress.pageKey == .some(nil) { progress.frontWritten = true }
+                    progress.pageRows.removeAll(keepingCapacity: true)
                 }
-                group.addTask { try perform(job, listing: listing) }
-                inFlight += 1
+                progress.pageKey = .some(key)
+                progress.pageRows.append(listed)
+                progress.buffer.append(listed)
+                progress.position += 1
+                if progress.buffer.count > Self.batchSize {
+                    try flush(&progress, jobs: &jobs, listing: listing, lookup: cursor.lookup, final: false)
+                }
             }
-            try await group.waitForAll()
+            if progress.pageKey != .none {
+                jobs.append(.listing(rows: progress.pageRows, archivePage: progress.pageKey ?? nil))
+                if progress.pageKey == .some(nil) { progress.frontWritten = true }
+            }
+            if !progress.frontWritten { jobs.append(.listing(rows: [], archivePage: nil)) }
+            try flush(&progress, jobs: &jobs, listing: listing, lookup: cursor.lookup, final: true)
+            return progress
         }
-        let clock = pages.clock
         return BoardSummary(
-            board: board, postCount: listing.posts.count, newestPostDate: listing.posts.map(\.createdDateTime).max(),
-            hasPostFromToday: listing.posts.contains { clock.isToday($0.createdDateTime) })
+            board: board, postCount: listing.totalCount, newestPostDate: progress.newest, hasPostFromToday: progress.hasPostFromToday)
     }
 
-    private func loadListing() throws -> Listing {
+    /// The page that lists the post at listing position `position`: nil for the front page, else its archive page.
+    private func page(at position: Int, in listing: ListingPages) -> Int? {
+        guard position >= listing.pinnedCount else { return nil }
+        let olderCount = listing.itemCount - 1 - (position - listing.pinnedCount)
+        return listing.archivePage(ofItemWithOlderCount: olderCount)
+    }
+
+    /// Turns the buffered posts whose neighbours are known into post jobs (all of them when `final`), looks up their
+    /// parents, replies and, for the pages that must be rendered, bodies; then renders every queued job.
+    private func flush(_ progress: inout Progress, jobs: inout [Job], listing: ListingPages, lookup: ListingLookup, final: Bool) throws {
+        let ready = final ? progress.buffer.count : progress.buffer.count - 1
+        let firstPosition = progress.position - progress.buffer.count
+        var postJobs: [PostJob] = []
+        for index in 0..<ready {
+            let post = progress.buffer[index]
+            postJobs.append(
+                PostJob(
+                    post: post, previous: index == 0 ? progress.carry : progress.buffer[index - 1],
+                    next: index + 1 < progress.buffer.count ? progress.buffer[index + 1] : nil,
+                    backPage: page(at: firstPosition + index, in: listing)))
+        }
+        if ready > 0 { progress.carry = progress.buffer[ready - 1] }
+        progress.buffer.removeFirst(ready)
         do {
-            let posts = try store.posts(inBoard: board.boardId)
-            var indexById: [Int: Int] = [:]
-            var repliesByParent: [Int: [Int]] = [:]
-            for (index, post) in posts.enumerated() {
-                indexById[post.postId] = indexById[post.postId] ?? index
-                if let parent = post.parentPostId { repliesByParent[parent, default: []].append(index) }
+            let parentIds = Array(Set(postJobs.compactMap(\.post.post.parentPostId))).sorted()
+            let parents = try lookup.posts(ids: parentIds).filter { boardIds.contains($0.value.post.boardId) }
+            let replies = try lookup.replies(toPostIds: postJobs.map(\.post.post.postId))
+            for index in postJobs.indices {
+                let post = postJobs[index].post.post
+                if let parentId = post.parentPostId {
+                    postJobs[index].parent = parents[parentId]
+                    postJobs[index].parentMissing = parents[parentId] == nil
+                }
+                let all = (replies[post.postId] ?? []).filter { boardIds.contains($0.post.boardId) }
+                postJobs[index].replies = all.filter { $0.post.boardId == board.boardId } + all.filter { $0.post.boardId != board.boardId }
             }
-            var outsideParents: [Int: Post] = [:]
-            let missing = Set(posts.compactMap(\.parentPostId).filter { indexById[$0] == nil })
-            for parentId in missing.sorted() {
-                if let parent = try store.post(id: parentId), boardIds.contains(parent.boardId) { outsideParents[parentId] = parent }
+            var needed: [Int] = []
+            var queue: [Job] = []
+            for job in jobs where try output.needsRendering(path(of: job), digest: digest(of: job, listing: listing)) { queue.append(job) }
+            for job in postJobs where try output.needsRendering(SitePaths.post(job.post.post.postId), digest: digest(of: job)) {
+                needed.append(job.post.post.postId)
+                queue.append(.post(job))
             }
-            var outsideReplies: [Int: [Post]] = [:]
-            for reply in try store.replies(fromOtherBoardsTo: board.boardId) where boardIds.contains(reply.boardId) {
-                if let parent = reply.parentPostId { outsideReplies[parent, default: []].append(reply) }
+            if !needed.isEmpty {
+                let bodies = try lookup.bodies(ofPostIds: needed)
+                for index in queue.indices {
+                    if case .post(var job) = queue[index] {
+                        job.body = bodies[job.post.post.postId] ?? ""
+                        queue[index] = .post(job)
+                    }
+                }
             }
-            return Listing(
-                posts: posts, pagination: Pagination(itemCount: posts.count), indexById: indexById, repliesByParent: repliesByParent,
-                outsideParents: outsideParents, outsideReplies: outsideReplies)
+            jobs.removeAll()
+            try render(queue, listing: listing)
+        } catch let error as BuildError {
+            throw error
         } catch {
             throw BuildError(phase: .store, underlying: error, location: "board \(board.boardId)")
         }
     }
 
-    private func perform(_ job: Job, listing: Listing) throws {
+    private func path(of job: Job) -> String {
         switch job {
-        case .boardPage(let page):
-            let path = SitePaths.board(board.boardId, page: page)
-            let slice = listing.posts[listing.pagination.range(ofPage: page)]
-            let context = pages.boardPage(board: board, posts: slice, pagination: listing.pagination, page: page)
-            let title = page == 1 ? board.displayName : "\(board.displayName) (\(pages.strings.pageOf(page, listing.pagination.pageCount)))"
-            try write(template: "board", context: context, title: title, to: path)
-        case .posts(let range):
-            let markdown = MarkdownRenderer()
-            for index in range {
-                let post = listing.posts[index]
-                let context = pages.postPage(post, bodyHTML: markdown.render(post.contents), neighbours: neighbours(ofPostAt: index, in: listing))
-                try write(template: "post", context: context, title: pages.displayTitle(post), to: SitePaths.post(post.postId))
-            }
+        case .listing(_, let archivePage): SitePaths.board(board.boardId, archivePage: archivePage)
+        case .post(let post): SitePaths.post(post.post.post.postId)
         }
     }
 
-    private func neighbours(ofPostAt index: Int, in listing: Listing) -> PostNeighbours {
-        let post = listing.posts[index]
-        let parent = post.parentPostId.flatMap { id in listing.indexById[id].map { listing.posts[$0] } ?? listing.outsideParents[id] }
-        return PostNeighbours(
-            board: board, boardPage: listing.pagination.page(ofItemAt: index),
-            previous: index > 0 ? listing.posts[index - 1] : nil,
-            next: index + 1 < listing.posts.count ? listing.posts[index + 1] : nil,
-            parent: parent, parentMissing: post.parentPostId != nil && parent == nil,
-            replies: (listing.repliesByParent[post.postId] ?? []).map { listing.posts[$0] } + (listing.outsideReplies[post.postId] ?? []))
+    /// Renders `jobs` on every core; the first error (in job order) is thrown.
+    private func render(_ jobs: [Job], listing: ListingPages) throws {
+        guard !jobs.isEmpty else { return }
+        let errors = ErrorSlots(count: jobs.count)
+        DispatchQueue.concurrentPerform(iterations: jobs.count) { index in
+            do { try perform(jobs[index], listing: listing) } catch { errors.set(index, error) }
+        }
+        try errors.throwFirst()
+    }
+
+    private func perform(_ job: Job, listing: ListingPages) throws {
+        switch job {
+        case .listing(let rows, let archivePage):
+            let context = pages.boardPage(board: board, rows: rows.map(\.post), listing: listing, archivePage: archivePage)
+            try write(
+                template: "board", context: context, title: pages.listingTitle(board.displayName, archivePage: archivePage),
+                to: SitePaths.board(board.boardId, archivePage: archivePage))
+        case .post(let job):
+            var post = job.post.post
+            post.contents = job.body
+            let neighbours = PostNeighbours(
+                board: board, backPage: job.backPage, previous: job.previous?.post, next: job.next?.post, parent: job.parent?.post,
+                parentMissing: job.parentMissing, replies: job.replies.map(\.post))
+            let context = pages.postPage(post, bodyHTML: MarkdownRenderer().render(job.body), neighbours: neighbours)
+            try write(template: "post", context: context, title: pages.displayTitle(post), to: SitePaths.post(post.postId))
+        }
     }
 
     private func write(template: String, context: [String: Any], title: String, to path: String) throws {

@@ -9,9 +9,11 @@ public struct BuildReport: Sendable, Equatable {
         }
     }
 
+    /// Files rendered (or copied) because what they are made from changed since the previous build, or there was none.
+    public var rendered: Int = 0
     /// Files whose bytes are new or changed (written to disk).
     public var written: Int = 0
-    /// Files whose bytes equal the previous build's (kept as they were, modification time unchanged).
+    /// Files kept as they were (modification time unchanged): made from the same inputs, or rendered to the same bytes.
     public var unchanged: Int = 0
     /// Files of the previous build that this build no longer produces (deleted).
     public var removed: Int = 0

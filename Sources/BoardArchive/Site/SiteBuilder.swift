@@ -54,7 +54,8 @@ public struct SiteBuilder: Sendable {
         let renderer = try TemplateRenderer.load(from: templatesDirectory, strings: strings, clock: clock)
         let pages = PageContext(strings: strings, clock: clock)
         let staging = try publisher.makeStagingDirectory()
-        let output = SiteOutput(stagingDirectory: staging, previousDirectory: previous)
+        let output = SiteOutput(stagingDirectory: staging, previousDirectory: previous, previousManifest: previous.flatMap(SiteManifest.load(from:)))
+        let base = Self.baseDigest(renderer: renderer, configuration: configuration)
         do {
             try copyAssets(from: templatesDirectory.appendingPathComponent("assets", isDirectory: true), to: output)
             let boards: [Board]
@@ -62,12 +63,14 @@ public struct SiteBuilder: Sendable {
             let boardIds = Set(boards.map(\.boardId))
             var summaries: [BoardSummary] = []
             for board in boards {
-                let pass = BoardPass(board: board, boardIds: boardIds, store: store, renderer: renderer, pages: pages, output: output)
-                summaries.append(try await pass.run())
+                let pass = BoardPass(board: board, boardIds: boardIds, store: store, renderer: renderer, pages: pages, output: output, base: base)
+                summaries.append(try pass.run())
                 logger.debug("Built board", metadata: ["board": "\(board.boardId)", "posts": "\(summaries.last?.postCount ?? 0)"])
             }
-            let home = try renderer.renderPage(template: "home", context: pages.home(summaries), relativeRoot: "", title: strings["home"])
-            try output.write(home, to: SitePaths.home)
+            if try output.needsRendering(SitePaths.home, digest: Self.homeDigest(summaries, base: base, clock: clock)) {
+                let home = try renderer.renderPage(template: "home", context: pages.home(summaries), relativeRoot: "", title: strings["home"])
+                try output.write(home, to: SitePaths.home)
+            }
             do {
                 let search = try SearchPhase(configuration: configuration, logger: logger)
                     .run(store: store, boards: boards, output: output, renderer: renderer, pages: pages)
@@ -81,8 +84,8 @@ public struct SiteBuilder: Sendable {
             logger.info(
                 "Built site",
                 metadata: [
-                    "output": "\(report.outputPath)", "written": "\(report.written)", "unchanged": "\(report.unchanged)",
-                    "removed": "\(report.removed)",
+                    "output": "\(report.outputPath)", "rendered": "\(report.rendered)", "written": "\(report.written)",
+                    "unchanged": "\(report.unchanged)", "removed": "\(report.removed)",
                 ])
             return report
         } catch {
@@ -91,12 +94,42 @@ public struct SiteBuilder: Sendable {
         }
     }
 
+    /// The version of the page engine: bump it when a change renders the same inputs differently, so that the next
+    /// build re-renders every page instead of keeping pages made the old way.
+    static let engineVersion = "pages-2"
+
+    /// The digest of the inputs every page shares: engine version, templates, language, time zone.
+    static func baseDigest(renderer: TemplateRenderer, configuration: BuildConfiguration) -> BuildDigest {
+        var digest = BuildDigest()
+        digest.add(engineVersion)
+        digest.add(renderer.sourceDigest)
+        digest.add(configuration.language.rawValue)
+        digest.add(configuration.timeZone.identifier)
+        digest.add(configuration.clock.offsetMinutes)
+        return digest
+    }
+
+    /// The digest of the home page: every board's summary as the page shows it.
+    static func homeDigest(_ summaries: [BoardSummary], base: BuildDigest, clock: ArchiveClock) -> BuildDigest {
+        var digest = base
+        digest.add("home")
+        for summary in summaries {
+            digest.add(summary.board.boardId)
+            digest.add(summary.board.displayName)
+            digest.add(summary.postCount)
+            digest.add(summary.hasPostFromToday)
+            digest.add(summary.newestPostDate.map { Int($0.timeIntervalSince1970) })
+            digest.add(summary.newestPostDate.map(clock.isToday) ?? false)
+        }
+        return digest
+    }
+
     /// Copies every non-hidden file under `assets` (sorted) to `assets/` in the site.
     func copyAssets(from assets: URL, to output: SiteOutput) throws {
         for path in Self.assetPaths(in: assets) {
             let source = assets.appendingPathComponent(path)
             do {
-                try output.write(try Data(contentsOf: source), to: SitePaths.assets + path)
+                try output.writeVerbatim(try Data(contentsOf: source), to: SitePaths.assets + path)
             } catch {
                 throw BuildError(phase: .publish, underlying: error, location: source.path)
             }

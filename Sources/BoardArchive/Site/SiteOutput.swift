@@ -6,116 +6,159 @@ import Foundation
     import Darwin
 #endif
 
-/// Writes one build's files into its staging folder, reusing the previous build's unchanged files.
+/// Collects one build's files: which paths the build produces, from what (their digests), and the bytes of
+/// those that changed, written into the staging folder.
 ///
-/// When a file's new bytes equal the file at the same path in the previous site, the old file is
-/// hard-linked into the staging folder instead of being written: after the swap it is the very same file
-/// (same inode, same modification time), so an unchanged rebuild rewrites nothing, and the previous site
-/// itself is never modified before the swap. Safe to call from many tasks at once.
-///
-/// Other phases (search, keyword pages) write through ``write(_:to:)`` too, so their files take part in
-/// unchanged-skipping, stale-file removal and the report.
+/// Every phase first declares a file with ``needsRendering(_:digest:)``. When the previous build's manifest
+/// has the same digest for the path, the file is kept as it is (not rendered, not read, not written) and the
+/// call returns false. Otherwise the phase renders it and calls ``write(_:to:)``: bytes equal to the previous
+/// file's are kept too (same file, same modification time); only different bytes go to the staging folder.
+/// ``SitePublisher`` then moves the staged files into place and removes the files no longer produced.
+/// Safe to call from many tasks at once.
 final class SiteOutput: @unchecked Sendable {
     /// The staging folder being filled.
     let stagingDirectory: URL
-    /// The previous site, if any, whose unchanged files are reused.
+    /// The previous site, if any, whose unchanged files are kept.
     let previousDirectory: URL?
+    /// What the previous site's files were made from; empty when it had no manifest (everything is rendered).
+    let previousManifest: SiteManifest
+    /// Whether the staging folder must end up a complete site (no previous site to keep files from).
+    var isComplete: Bool { previousDirectory == nil }
 
     private let lock = NSLock()
-    private var produced: Set<String> = []
+    private var produced: [String: BuildDigest] = [:]
+    private var staged: [String] = []
+    private var settled: Set<String> = []
     private var createdDirectories: Set<String> = [""]
     private var report = BuildReport()
 
-    /// Creates a writer into `stagingDirectory` (which must exist) comparing against `previousDirectory`.
-    init(stagingDirectory: URL, previousDirectory: URL?) {
+    /// Creates a writer into `stagingDirectory` (which must exist) keeping files of `previousDirectory`.
+    init(stagingDirectory: URL, previousDirectory: URL?, previousManifest: SiteManifest? = nil) {
         self.stagingDirectory = stagingDirectory
         self.previousDirectory = previousDirectory
+        self.previousManifest = previousDirectory == nil ? SiteManifest() : (previousManifest ?? SiteManifest())
     }
 
-    /// Writes `text` as UTF-8 to `relativePath` (such as `posts/12.html`).
+    /// Declares that this build produces `relativePath` from inputs whose digest is `digest`; returns whether
+    /// the file must be rendered and written (false: the previous build made it from the same inputs).
+    ///
+    /// - Throws: ``BuildError`` with ``BuildError/Reason/invalidOutputPath(_:)`` for an absolute path, a `..`
+    ///   component, or a path declared twice in one build.
+    func needsRendering(_ relativePath: String, digest: BuildDigest) throws -> Bool {
+        try Self.checkPath(relativePath, in: stagingDirectory)
+        return try lock.withLock {
+            guard produced.updateValue(digest, forKey: relativePath) == nil else {
+                throw BuildError(phase: .publish, reason: .invalidOutputPath(relativePath), location: stagingDirectory.path)
+            }
+            let kind = Self.kind(of: relativePath)
+            report.files[kind, default: 0] += 1
+            if previousDirectory != nil, previousManifest.digests[relativePath] == digest {
+                report.unchanged += 1
+                return false
+            }
+            report.rendered += 1
+            return true
+        }
+    }
+
+    /// Writes `text` as UTF-8 to `relativePath` (such as `posts/12.html`), declared before with ``needsRendering(_:digest:)``.
     func write(_ text: String, to relativePath: String) throws {
         try write(Data(text.utf8), to: relativePath)
     }
 
-    /// Writes `data` to `relativePath`, or links the previous build's identical file there.
-    ///
-    /// - Throws: ``BuildError`` with ``BuildError/Reason/invalidOutputPath(_:)`` for an absolute path, a `..`
-    ///   component, or a path written twice in one build; the underlying error when the disk fails.
+    /// Writes `data` to `relativePath` in the staging folder unless the previous file holds exactly these bytes.
     func write(_ data: Data, to relativePath: String) throws {
-        try reserve(relativePath)
-        let destination = stagingDirectory.appendingPathComponent(relativePath)
-        let reused = previousDirectory.map { reusePrevious(at: $0.appendingPathComponent(relativePath), for: data, at: destination) } ?? false
-        if !reused {
-            do {
-                try data.write(to: destination)
-            } catch {
-                throw BuildError(phase: .publish, underlying: error, location: destination.path)
+        let declared = lock.withLock { produced[relativePath] != nil }
+        if !declared {
+            var digest = BuildDigest()
+            digest.add(bytes: data)
+            _ = try needsRendering(relativePath, digest: digest)
+        }
+        try lock.withLock {
+            guard settled.insert(relativePath).inserted else {
+                throw BuildError(phase: .publish, reason: .invalidOutputPath(relativePath), location: stagingDirectory.path)
             }
         }
-        let kind = Self.kind(of: relativePath)
+        if let previous = previousDirectory, Self.file(at: previous.appendingPathComponent(relativePath), holds: data) {
+            lock.withLock { report.unchanged += 1 }
+            return
+        }
+        try makeFolder(of: relativePath)
+        let destination = stagingDirectory.appendingPathComponent(relativePath)
+        do {
+            try data.write(to: destination)
+        } catch {
+            throw BuildError(phase: .publish, underlying: error, location: destination.path)
+        }
         lock.withLock {
-            if reused { report.unchanged += 1 } else { report.written += 1 }
-            report.files[kind, default: 0] += 1
+            report.written += 1
+            staged.append(relativePath)
         }
     }
 
-    /// Every relative path produced so far, sorted.
-    var producedPaths: [String] {
-        lock.withLock { produced.sorted() }
+    /// Writes a file whose digest is its own bytes (assets, the marker): declared and written in one step.
+    func writeVerbatim(_ data: Data, to relativePath: String) throws {
+        var digest = BuildDigest()
+        digest.add(bytes: data)
+        if try needsRendering(relativePath, digest: digest) { try write(data, to: relativePath) }
+    }
+
+    /// Every relative path produced so far, with its digest.
+    var producedDigests: [String: BuildDigest] {
+        lock.withLock { produced }
+    }
+
+    /// The paths written into the staging folder, sorted.
+    var stagedPaths: [String] {
+        lock.withLock { staged.sorted() }
     }
 
     /// The counts so far.
     var currentReport: BuildReport {
-        lock.withLock { report }
+        lock.withLock {
+            var report = report
+            // A declared file that was rendered but kept because its bytes were equal counts once, as unchanged.
+            report.unchanged = produced.count - report.written
+            return report
+        }
     }
 
-    /// Checks the path, records it, and creates its folder in the staging tree.
-    private func reserve(_ relativePath: String) throws {
+    /// Checks that `relativePath` is a safe relative path.
+    private static func checkPath(_ relativePath: String, in staging: URL) throws {
         let components = relativePath.split(separator: "/", omittingEmptySubsequences: false)
         guard !relativePath.hasPrefix("/"), !components.isEmpty,
             !components.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." })
         else {
-            throw BuildError(phase: .publish, reason: .invalidOutputPath(relativePath), location: stagingDirectory.path)
+            throw BuildError(phase: .publish, reason: .invalidOutputPath(relativePath), location: staging.path)
         }
+    }
+
+    /// Creates the folder of `relativePath` in the staging tree once.
+    private func makeFolder(of relativePath: String) throws {
+        let components = relativePath.split(separator: "/")
         let folder = components.dropLast().joined(separator: "/")
         try lock.withLock {
-            guard produced.insert(relativePath).inserted else {
-                throw BuildError(phase: .publish, reason: .invalidOutputPath(relativePath), location: stagingDirectory.path)
+            guard !createdDirectories.contains(folder) else { return }
+            let url = stagingDirectory.appendingPathComponent(folder, isDirectory: true)
+            do {
+                try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+            } catch {
+                throw BuildError(phase: .publish, underlying: error, location: url.path)
             }
-            if !createdDirectories.contains(folder) {
-                let url = stagingDirectory.appendingPathComponent(folder, isDirectory: true)
-                do {
-                    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-                } catch {
-                    throw BuildError(phase: .publish, underlying: error, location: url.path)
-                }
-                var prefix = ""
-                for component in components.dropLast() {
-                    prefix += prefix.isEmpty ? String(component) : "/" + component
-                    createdDirectories.insert(prefix)
-                }
+            var prefix = ""
+            for component in components.dropLast() {
+                prefix += prefix.isEmpty ? String(component) : "/" + component
+                createdDirectories.insert(prefix)
             }
         }
     }
 
-    /// Links `old` to `destination` when it is a regular file holding exactly `data`; false when it must be written.
-    private func reusePrevious(at old: URL, for data: Data, at destination: URL) -> Bool {
+    /// Whether `url` is a regular file holding exactly `data`.
+    private static func file(at url: URL, holds data: Data) -> Bool {
         var info = stat()
-        guard lstat(old.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) == data.count else { return false }
-        guard let existing = try? Data(contentsOf: old), existing == data else { return false }
-        if link(old.path, destination.path) == 0 { return true }
-        // Another file system or no hard links: copy, keeping the old modification time.
-        do {
-            try FileManager.default.copyItem(at: old, to: destination)
-            let attributes = try FileManager.default.attributesOfItem(atPath: old.path)
-            if let date = attributes[.modificationDate] as? Date {
-                try FileManager.default.setAttributes([.modificationDate: date], ofItemAtPath: destination.path)
-            }
-            return true
-        } catch {
-            try? FileManager.default.removeItem(at: destination)
-            return false
-        }
+        guard lstat(url.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) == data.count else { return false }
+        guard let existing = FileManager.default.contents(atPath: url.path) else { return false }
+        return existing == data
     }
 
     /// The report category of a path, from the URL contract.

@@ -13,9 +13,10 @@ enum SitePaths {
     /// The marker file that says BoardArchive made (and may replace) the output folder.
     static let marker = ".boardarchive"
 
-    /// `boards/<boardId>/index.html` for page 1, `boards/<boardId>/page-<n>.html` after it.
-    static func board(_ boardId: Int, page: Int = 1) -> String {
-        "boards/\(boardId)/" + Pagination.fileName(ofPage: page)
+    /// `boards/<boardId>/index.html` for the front page (nil), `boards/<boardId>/page-<c+2>.html` for archive page `c`
+    /// (see ``ListingPages``).
+    static func board(_ boardId: Int, archivePage: Int? = nil) -> String {
+        "boards/\(boardId)/" + ListingPages.fileName(ofArchivePage: archivePage)
     }
 
     /// `posts/<postId>.html`.

@@ -68,21 +68,107 @@ struct SitePublisher: Sendable {
         try? FileManager.default.removeItem(at: staging)
     }
 
-    /// Writes the marker, removes stale files by swapping the staging folder in, and returns the final report.
+    /// Publishes the build: the marker and manifest, then either the whole staging folder swapped into place (no
+    /// previous site) or, for a rebuild, the staged files moved into the live site and the stale ones removed.
+    ///
+    /// A rebuild commits in two steps: the list of moves and removals is written into the staging folder as
+    /// `.journal` (renamed into place, the commit point), then applied. A build killed before the commit point
+    /// leaves the site untouched; one killed after it is finished by the next build (``recoverFromCrashedBuilds(in:)``).
     func publish(_ output: SiteOutput) throws -> BuildReport {
-        try output.write(Self.markerText, to: SitePaths.marker)
-        let produced = Set(output.producedPaths)
-        let previousFiles = output.previousDirectory.map { Self.files(under: $0) } ?? []
+        try output.writeVerbatim(Data(Self.markerText.utf8), to: SitePaths.marker)
+        var produced = output.producedDigests
+        let manifestData = SiteManifest(digests: produced).encoded()
+        produced[SiteManifest.fileName] = nil
+        let previous = output.previousDirectory
+        let removedPaths: [String]
+        if let previous {
+            if output.previousManifest.digests.isEmpty {
+                removedPaths = Self.files(under: previous).filter { produced[$0] == nil && $0 != SiteManifest.fileName }.sorted()
+            } else {
+                removedPaths = output.previousManifest.digests.keys.filter { produced[$0] == nil }.sorted()
+            }
+        } else {
+            removedPaths = []
+        }
         var report = output.currentReport
-        report.removed = previousFiles.subtracting(produced).count
+        report.removed = removedPaths.count
         report.outputPath = outputDirectory.path
         let staging = output.stagingDirectory
-        if output.previousDirectory != nil, report.written == 0, report.removed == 0 {
+        let staged = output.stagedPaths
+        let manifestChanged =
+            previous.map { FileManager.default.contents(atPath: $0.appendingPathComponent(SiteManifest.fileName).path) != manifestData } ?? true
+        if previous != nil, staged.isEmpty, removedPaths.isEmpty, !manifestChanged {
             discard(staging)
             return report
         }
-        try swap(staging)
+        do {
+            try manifestData.write(to: staging.appendingPathComponent(SiteManifest.fileName))
+        } catch {
+            throw BuildError(phase: .publish, underlying: error, location: staging.path)
+        }
+        guard previous != nil else {
+            try swap(staging)
+            return report
+        }
+        let journal = (staged + [SiteManifest.fileName]).map { "M " + $0 } + removedPaths.map { "D " + $0 }
+        let journalURL = staging.appendingPathComponent(Self.journalName)
+        do {
+            let pending = staging.appendingPathComponent(Self.journalName + ".pending")
+            try Data((journal.joined(separator: "\n") + "\n").utf8).write(to: pending)
+            try move(pending, to: journalURL)
+        } catch let error as BuildError {
+            throw error
+        } catch {
+            throw BuildError(phase: .publish, underlying: error, location: staging.path)
+        }
+        try apply(journalOf: staging)
         return report
+    }
+
+    /// The journal's name inside a staging folder; its presence means the build committed.
+    static let journalName = ".journal"
+
+    /// Applies the journal of a committed staging folder to the output folder, then removes the staging folder.
+    /// Idempotent: moves already made and files already removed are skipped, so a killed apply can be re-run.
+    func apply(journalOf staging: URL) throws {
+        let manager = FileManager.default
+        guard let data = manager.contents(atPath: staging.appendingPathComponent(Self.journalName).path) else { return }
+        var folders: Set<String> = []
+        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
+            let path = String(line.dropFirst(2))
+            let target = outputDirectory.appendingPathComponent(path)
+            if line.hasPrefix("M ") {
+                let source = staging.appendingPathComponent(path)
+                guard manager.fileExists(atPath: source.path) else { continue }
+                let folder = target.deletingLastPathComponent().path
+                if !folders.contains(folder) {
+                    do {
+                        try manager.createDirectory(atPath: folder, withIntermediateDirectories: true)
+                    } catch {
+                        throw BuildError(phase: .publish, underlying: error, location: folder)
+                    }
+                    folders.insert(folder)
+                }
+                try move(source, to: target)
+            } else if line.hasPrefix("D ") {
+                guard unlink(target.path) == 0 || errno == ENOENT else {
+                    throw BuildError(
+                        phase: .publish, reason: .underlying("cannot remove a stale file: \(String(cString: strerror(errno)))"), location: target.path
+                    )
+                }
+                removeEmptyFolders(above: target)
+            }
+        }
+        discard(staging)
+    }
+
+    /// Removes the folders of `file` that became empty, up to (not including) the output folder.
+    private func removeEmptyFolders(above file: URL) {
+        var folder = file.deletingLastPathComponent().standardizedFileURL
+        while folder.path.count > outputDirectory.path.count, folder.path.hasPrefix(outputDirectory.path + "/") {
+            guard rmdir(folder.path) == 0 else { return }
+            folder = folder.deletingLastPathComponent().standardizedFileURL
+        }
     }
 
     /// Moves the old output aside, moves the staging folder into its place, then deletes the old output.
@@ -128,7 +214,10 @@ struct SitePublisher: Sendable {
                 guard entry.hasPrefix(prefix), let pid = Int32(entry.dropFirst(prefix.count).prefix { $0 != "-" }) else { continue }
                 guard pid != ProcessInfo.processInfo.processIdentifier, kill(pid, 0) != 0, errno == ESRCH else { continue }
                 let url = parent.appendingPathComponent(entry)
-                if role == "previous", !manager.fileExists(atPath: outputDirectory.path) {
+                if role == "staging", manager.fileExists(atPath: url.appendingPathComponent(Self.journalName).path) {
+                    // A rebuild killed after its commit point: finish it.
+                    try? apply(journalOf: url)
+                } else if role == "previous", !manager.fileExists(atPath: outputDirectory.path) {
                     try? move(url, to: outputDirectory)
                 } else {
                     try? manager.removeItem(at: url)

@@ -87,6 +87,14 @@ extension ArchiveStore {
                     );
                     """)
         }
+        migrator.registerMigration("v2-build-indexes") { db in
+            // The build streams search blocks oldest first per group and looks replies up by parent.
+            try db.execute(
+                sql: """
+                    CREATE INDEX post_chronological ON post ((postType = 'notice'), createdAt, postId);
+                    CREATE INDEX post_parent ON post (parentPostId);
+                    """)
+        }
         return migrator
     }
 

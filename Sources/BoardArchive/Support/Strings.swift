@@ -37,7 +37,7 @@ public struct SiteStrings: Sendable, Equatable {
         language == .ko ? "\(count)쪽 중 \(page)쪽" : "Page \(page) of \(count)"
     }
 
-    /// Formats the accessible name of a numbered pager link.
+    /// Formats the name of archive page `page` (numbered from the oldest, 1).
     func pageNumber(_ page: Int) -> String {
         language == .ko ? "\(page)쪽" : "Page \(page)"
     }
@@ -49,6 +49,7 @@ public struct SiteStrings: Sendable, Equatable {
         "board": "게시판",
         "postCount": "글 수",
         "latest": "최근 글",
+        "latestPosts": "최신 글",
         "noPostsYet": "없음",
         "emptyBoard": "이 게시판에는 아직 글이 없습니다.",
         "notice": "공지",
@@ -71,10 +72,10 @@ public struct SiteStrings: Sendable, Equatable {
         "previousPage": "이전",
         "nextPage": "다음",
         "lastPage": "마지막",
-        "firstPageLabel": "첫 페이지",
-        "previousPageLabel": "이전 페이지",
-        "nextPageLabel": "다음 페이지",
-        "lastPageLabel": "마지막 페이지",
+        "firstPageLabel": "최신 글 페이지",
+        "previousPageLabel": "더 최근 글 페이지",
+        "nextPageLabel": "더 오래된 글 페이지",
+        "lastPageLabel": "가장 오래된 글 페이지",
         "backToList": "목록으로",
         "previousPost": "이전 글",
         "nextPost": "다음 글",
@@ -97,6 +98,7 @@ public struct SiteStrings: Sendable, Equatable {
         "board": "Board",
         "postCount": "Posts",
         "latest": "Latest post",
+        "latestPosts": "Latest posts",
         "noPostsYet": "None",
         "emptyBoard": "This board has no posts yet.",
         "notice": "Notice",
@@ -119,10 +121,10 @@ public struct SiteStrings: Sendable, Equatable {
         "previousPage": "Previous",
         "nextPage": "Next",
         "lastPage": "Last",
-        "firstPageLabel": "First page",
-        "previousPageLabel": "Previous page",
-        "nextPageLabel": "Next page",
-        "lastPageLabel": "Last page",
+        "firstPageLabel": "Latest posts page",
+        "previousPageLabel": "Newer posts page",
+        "nextPageLabel": "Older posts page",
+        "lastPageLabel": "Oldest posts page",
         "backToList": "Back to the list",
         "previousPost": "Previous post",
         "nextPost": "Next post",

@@ -1,0 +1,83 @@
+import Foundation
+
+extension BoardPass {
+    /// Adds what a post row shows: the post (its content hash covers every field the API sent) and whether it is
+    /// from today (the new badge and `HH:mm` instead of `yy-MM-dd`).
+    static func addRow(_ listed: ListedPost, clock: ArchiveClock, to digest: inout BuildDigest) {
+        digest.add(listed.post.postId)
+        digest.add(listed.contentHash)
+        digest.add(clock.isToday(listed.post.createdDateTime))
+    }
+
+    /// Adds a link to another post: its id and shown title.
+    private func addLink(_ listed: ListedPost?, to digest: inout BuildDigest) {
+        digest.add(listed?.post.postId)
+        digest.add(listed.map { pages.displayTitle($0.post) } ?? "")
+    }
+
+    /// The digest of a listing page: the board, which page, its pager and its rows.
+    func digest(ofListing rows: [ListedPost], archivePage: Int?, listing: ListingPages) -> BuildDigest {
+        var digest = base
+        digest.add("board")
+        digest.add(board.boardId)
+        digest.add(board.displayName)
+        digest.add(archivePage)
+        let count = listing.archivePageCount
+        // What the pager shows: the window, and whether newer / older pages exist.
+        for number in listing.window(around: archivePage) { digest.add(number) }
+        if let archivePage {
+            digest.add(archivePage + 1 < count)
+        } else {
+            digest.add(listing.totalCount)
+            digest.add(count)
+        }
+        digest.add(rows.count)
+        for row in rows { Self.addRow(row, clock: pages.clock, to: &digest) }
+        return digest
+    }
+}
+
+extension BoardPass {
+    /// The digest of a page to render.
+    func digest(of job: Job, listing: ListingPages) -> BuildDigest {
+        switch job {
+        case .listing(let rows, let archivePage): digest(ofListing: rows, archivePage: archivePage, listing: listing)
+        case .post(let post): digest(of: post)
+        }
+    }
+
+    /// The digest of a post page: the post, its board, the page that lists it, its neighbours, parent and replies.
+    func digest(of job: PostJob) -> BuildDigest {
+        var digest = base
+        digest.add("post")
+        Self.addRow(job.post, clock: pages.clock, to: &digest)
+        digest.add(board.boardId)
+        digest.add(board.displayName)
+        digest.add(job.backPage)
+        addLink(job.previous, to: &digest)
+        addLink(job.next, to: &digest)
+        addLink(job.parent, to: &digest)
+        digest.add(job.parentMissing)
+        digest.add(job.replies.count)
+        for reply in job.replies { Self.addRow(reply, clock: pages.clock, to: &digest) }
+        return digest
+    }
+}
+
+/// The errors of work items run in parallel, kept by item so the first in item order is reported.
+final class ErrorSlots: @unchecked Sendable {
+    private let lock = NSLock()
+    private var errors: [Int: any Error] = [:]
+
+    init(count: Int) {}
+
+    func set(_ index: Int, _ error: any Error) {
+        lock.withLock { errors[index] = error }
+    }
+
+    /// Throws the error of the lowest item, if any failed.
+    func throwFirst() throws {
+        let first = lock.withLock { errors.keys.min().flatMap { errors[$0] } }
+        if let first { throw first }
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+
+/// The build's record of what each output file was made from: `.boardarchive-manifest` in the output folder.
+///
+/// One line per file, sorted by path: the file's ``BuildDigest`` (32 hex digits), a space, its path relative to the
+/// site root. The next build renders only the files whose digest changed and removes the files it no longer lists.
+/// The manifest is published with the site it describes (in the same commit), so it never describes another site.
+struct SiteManifest: Sendable, Equatable {
+    /// The manifest's file name in the output folder.
+    static let fileName = ".boardarchive-manifest"
+    /// The first line; a manifest with another first line is ignored (the next build renders everything).
+    static let header = "boardarchive-manifest 1"
+
+    /// Path → digest.
+    var digests: [String: BuildDigest]
+
+    init(digests: [String: BuildDigest] = [:]) {
+        self.digests = digests
+    }
+
+    /// Reads the manifest of the site in `directory`; nil when there is none or it is not one this version wrote.
+    static func load(from directory: URL) -> SiteManifest? {
+        guard let data = FileManager.default.contents(atPath: directory.appendingPathComponent(fileName).path) else { return nil }
+        let text = String(decoding: data, as: UTF8.self)
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: true)[...]
+        guard lines.first == Substring(header) else { return nil }
+        lines = lines.dropFirst()
+        var digests: [String: BuildDigest] = [:]
+        digests.reserveCapacity(lines.count)
+        for line in lines {
+            guard let space = line.firstIndex(of: " "), let digest = BuildDigest(hex: line[..<space]) else { return nil }
+            digests[String(line[line.index(after: space)...])] = digest
+        }
+        return SiteManifest(digests: digests)
+    }
+
+    /// The manifest's bytes: the header, then `digest path` lines sorted by path.
+    func encoded() -> Data {
+        var text = Self.header + "\n"
+        for path in digests.keys.sorted() {
+            guard let digest = digests[path] else { continue }
+            text += digest.description + " " + path + "\n"
+        }
+        return Data(text.utf8)
+    }
+}
