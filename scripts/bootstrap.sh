@@ -2,12 +2,26 @@
 # Installs what BoardArchive needs on a fresh Debian machine, skipping what is already there.
 #   scripts/bootstrap.sh            build dependencies (cmark-gfm, SQLite, pkg-config)
 #   scripts/bootstrap.sh --browser  also chromium + chromedriver + CJK fonts and the Selenium venv (.venv)
+#   scripts/bootstrap.sh --bench    also the benchmark suite's peers and tools: hugo, GNU time (Benchmarks/run.sh)
+# Flags combine: scripts/bootstrap.sh --bench --browser.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+browser=0
+bench=0
+for flag in "$@"; do
+    case "$flag" in
+        --browser) browser=1 ;;
+        --bench) bench=1 ;;
+        *) echo "usage: scripts/bootstrap.sh [--browser] [--bench]" >&2; exit 64 ;;
+    esac
+done
 packages=(pkg-config libcmark-gfm-dev libcmark-gfm-extensions-dev libsqlite3-dev)
-if [ "${1:-}" = "--browser" ]; then
+if [ "$browser" = 1 ]; then
     packages+=(chromium chromium-driver fonts-noto-cjk hyperfine python3-venv)
+fi
+if [ "$bench" = 1 ]; then
+    packages+=(hugo time)
 fi
 missing=()
 for package in "${packages[@]}"; do
@@ -20,7 +34,7 @@ if [ "${#missing[@]}" -gt 0 ]; then
     $SUDO apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
-if [ "${1:-}" = "--browser" ]; then
+if [ "$browser" = 1 ]; then
     if [ ! -x .venv/bin/python ]; then python3 -m venv .venv; fi
     .venv/bin/python -c "import selenium, pytest" 2>/dev/null || .venv/bin/pip install -q selenium pytest
 fi

@@ -1,6 +1,7 @@
 """Times search.html in headless Chromium over file:// and writes the results table as Markdown.
 
 Usage: browser_timing.py <out dir> <post counts…>   (after run.sh exported <out>/<N>/site and sizes.json)
+       browser_timing.py --site DIR --json FILE        (any built site, e.g. Benchmarks/run.sh's; writes JSON)
 
 For each query pair a fresh browser opens search.html?q=<first>&target=… (a cold first query: page load, manifest,
 shards), then types the later query into the box and submits it (same page, shards already loaded stay loaded).
@@ -85,7 +86,35 @@ def disk(site: Path) -> tuple[int, int]:
     return len(files), sum(p.stat().st_size for p in files)
 
 
+# The (first, later) query pairs, as in SearchSiteExportTests.queries: (text, target) each.
+QUERIES = [
+    (("서울", "all"), ("회의실", "all")),
+    (("학교", "title"), ("김민준", "writer")),
+    (("release notes", "contents"), ("초안", "all")),
+    (("서울학교", "all"), ("회의일정", "all")),
+    (("서울", "writer"), ("Swift release", "title")),
+    (("없는검색어", "all"), ("이", "all")),
+    (("담당", "all"), ("민준", "contents")),
+]
+
+
+def measure_site(site: Path) -> dict:
+    """The index's size on disk and the browser's measurements of every query pair, for one built site."""
+    count, total = disk(site)
+    largest = max((p.stat().st_size for p in (site / "search").rglob("*") if p.is_file()), default=0)
+    rows = []
+    for first, later in QUERIES:
+        rows.append({"first": first[0], "firstTarget": first[1], "later": later[0], "laterTarget": later[1],
+                     **measure(site, first, later)})
+    return {"indexFiles": count, "indexBytes": total, "largestFile": largest, "runs": RUNS, "queries": rows}
+
+
 def main() -> None:
+    if sys.argv[1:2] == ["--site"]:
+        arguments = dict(zip(sys.argv[1::2], sys.argv[2::2]))
+        result = measure_site(Path(arguments["--site"]))
+        Path(arguments["--json"]).write_text(json.dumps(result, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        return
     out, sizes = Path(sys.argv[1]), sys.argv[2:]
     chromium = subprocess.run([shutil.which("chromium"), "--version"], capture_output=True, text=True).stdout.strip()
     lines = [

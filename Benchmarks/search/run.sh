@@ -8,6 +8,8 @@
 # Index files and the Swift reader's byte counts come from SearchSiteExportTests (an env-gated test that runs the
 # SearchPhase on the generated posts); times come from Debian's headless Chromium opening search.html over file://
 # (browser_timing.py, Selenium). Needs: swift, chromium, chromium-driver, and .venv with selenium.
+# The full benchmark suite (Benchmarks/run.sh) times search on the sites it builds with `boardarchive build`, through
+# browser_timing.py --site DIR --json FILE (same queries, same measurements).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 OUT="${OUT:-bench-out/search}"
