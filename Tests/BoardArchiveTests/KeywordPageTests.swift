@@ -34,16 +34,7 @@ import Testing
 
     func build(keywords: [String], top: Int = 2) throws -> ([String: Data], SearchPhase.Report) {
         let configuration = BuildConfiguration(now: SiteFixture.now, timeZone: SiteFixture.seoul, keywords: keywords, topKeywords: top)
-        let renderer = try TemplateRenderer.load(from: SiteFixture.templatesDirectory, strings: SiteStrings(language: .ko), clock: Self.clock)
-        let pages = PageContext(strings: SiteStrings(language: .ko), clock: Self.clock)
-        var files: [String: Data] = [:]
-        let report = try SearchPhase(configuration: configuration, logger: Logger(label: "test"))
-            .run(
-                posts: Self.posts, boards: Self.boards, pages: pages, write: { data, path in files[path] = data },
-                renderPage: { template, context, root, title, scripts in
-                    try renderer.renderPage(template: template, context: context, relativeRoot: root, title: title, scripts: scripts)
-                })
-        return (files, report)
+        return try SearchPhaseHarness.run(boards: Self.boards, posts: Self.posts, configuration: configuration)
     }
 
     func html(_ files: [String: Data], _ path: String) throws -> String {

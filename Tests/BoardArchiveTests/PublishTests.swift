@@ -4,7 +4,7 @@ import Testing
 @testable import BoardArchive
 
 /// The identity and modification time of a file: unchanged exactly when the file was not rewritten.
-private struct FileStamp: Equatable {
+struct FileStamp: Equatable {
     var inode: UInt64
     var modified: Date
 
@@ -17,7 +17,7 @@ private struct FileStamp: Equatable {
 
 @Suite("Publishing: staging, unchanged files, stale files, the output guard")
 struct PublishTests {
-    private func stamps(under root: URL) throws -> [String: FileStamp] {
+    static func stamps(under root: URL) throws -> [String: FileStamp] {
         var stamps: [String: FileStamp] = [:]
         for path in SitePublisher.files(under: root) { stamps[path] = try FileStamp(root.appendingPathComponent(path)) }
         return stamps
@@ -33,10 +33,10 @@ struct PublishTests {
         let output = try SiteFixture.temporaryDirectory().appendingPathComponent("site")
         let first = try await SiteFixture.build(store, into: output)
         let bytes = try SiteFixture.files(under: output)
-        let before = try stamps(under: output)
+        let before = try Self.stamps(under: output)
         let second = try await SiteFixture.build(store, into: output)
         #expect(try SiteFixture.files(under: output) == bytes)
-        #expect(try stamps(under: output) == before)
+        #expect(try Self.stamps(under: output) == before)
         #expect(second.written == 0)
         #expect(second.removed == 0)
         #expect(second.unchanged == first.written)
@@ -58,15 +58,15 @@ struct PublishTests {
         var posts = SiteFixture.posts
         let output = try SiteFixture.temporaryDirectory().appendingPathComponent("site")
         try await SiteFixture.build(try SiteFixture.store(posts: posts), into: output)
-        let before = try stamps(under: output)
+        let before = try Self.stamps(under: output)
         // Post 304 disappears from the archive (a new store without it); post 302 changes its body.
         posts.removeAll { $0.postId == 304 }
         if let index = posts.firstIndex(where: { $0.postId == 302 }) { posts[index].contents = "고친 답글" }
         let report = try await SiteFixture.build(try SiteFixture.store(posts: posts), into: output)
-        let after = try stamps(under: output)
+        let after = try Self.stamps(under: output)
         #expect(after["posts/304.html"] == nil)
         // Pages (not the search index or keyword pages, which follow the archive's words) removed: just 304.
-        let isPage = { (path: String) in !path.hasPrefix("search/") && !path.hasPrefix("keywords/") && path != ".boardarchive-manifest" }
+        let isPage = { (path: String) in !path.hasPrefix("search/") && !path.hasPrefix("keywords/") && !path.hasPrefix(".boardarchive-") }
         #expect(before.keys.filter { after[$0] == nil && isPage($0) } == ["posts/304.html"])
         #expect(after["posts/302.html"] != before["posts/302.html"])
         #expect(try SiteFixture.text("posts/302.html", in: output).contains("고친 답글"))
@@ -87,14 +87,14 @@ struct PublishTests {
         let output = root.appendingPathComponent("site")
         try await SiteFixture.build(store, into: output)
         let bytes = try SiteFixture.files(under: output)
-        let before = try stamps(under: output)
+        let before = try Self.stamps(under: output)
         let templates = try RenderTemplateTests.copyOfDefaultTemplates(in: root)
         try "{{#posts}}<p>{{title}}</p>".write(to: templates.appendingPathComponent("board.mustache"), atomically: true, encoding: .utf8)
         await #expect(throws: BuildError.self) {
             try await SiteFixture.build(store, into: output, templates: templates, now: SiteFixture.now.addingTimeInterval(86_400))
         }
         #expect(try SiteFixture.files(under: output) == bytes)
-        #expect(try stamps(under: output) == before)
+        #expect(try Self.stamps(under: output) == before)
         #expect(try siblings(of: output) == ["site", "templates"])
     }
 
@@ -104,7 +104,7 @@ struct PublishTests {
         let output = root.appendingPathComponent("site")
         try await SiteFixture.build(try SiteFixture.store(), into: output)
         let bytes = try SiteFixture.files(under: output)
-        let before = try stamps(under: output)
+        let before = try Self.stamps(under: output)
         // A title over the search index's 1 MB file cap fails the search phase, which runs after the pages.
         let giant = SiteFixture.post(999, title: String(repeating: "a", count: 1_100_000), at: "2024-05-15T01:00:00Z")
         let store = try SiteFixture.store(posts: SiteFixture.posts + [giant])
@@ -115,7 +115,7 @@ struct PublishTests {
             #expect(error.phase == .search, "\(error)")
         }
         #expect(try SiteFixture.files(under: output) == bytes)
-        #expect(try stamps(under: output) == before)
+        #expect(try Self.stamps(under: output) == before)
         #expect(try siblings(of: output) == ["site"])
     }
 

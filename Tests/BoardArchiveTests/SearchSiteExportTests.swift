@@ -47,23 +47,15 @@ import Testing
         let keywords = (Self.environment["BOARDARCHIVE_SEARCH_KEYWORDS"] ?? "").split(separator: "\t").map(String.init)
         let configuration = BuildConfiguration(
             now: now, timeZone: TimeZone(identifier: "Asia/Seoul") ?? .current, keywords: keywords, topKeywords: top)
-        let renderer = try TemplateRenderer.load(
-            from: SiteFixture.templatesDirectory, strings: SiteStrings(language: .ko), clock: configuration.clock)
-        let pages = PageContext(strings: SiteStrings(language: .ko), clock: configuration.clock)
-        var indexFiles: [String: Data] = [:]
         func write(_ data: Data, _ path: String) throws {
             let url = root.appendingPathComponent(path)
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try data.write(to: url)
-            if path.hasPrefix("search/") { indexFiles[path] = data }
         }
         let started = Date()
-        let report = try SearchPhase(configuration: configuration, logger: Logger(label: "bench"))
-            .run(
-                posts: posts, boards: boards, pages: pages, write: write,
-                renderPage: { template, context, root, title, scripts in
-                    try renderer.renderPage(template: template, context: context, relativeRoot: root, title: title, scripts: scripts)
-                })
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        let (files, report) = try SearchPhaseHarness.run(boards: boards, posts: posts, configuration: configuration, into: root)
+        let indexFiles = files.filter { $0.key.hasPrefix("search/") }
         let seconds = Date().timeIntervalSince(started)
         for path in SiteBuilder.assetPaths(in: SiteFixture.templatesDirectory.appendingPathComponent("assets")) {
             try write(
@@ -84,7 +76,7 @@ import Testing
             ])
         }
         let sizes: [String: Any] = [
-            "posts": posts.count, "indexFiles": report.indexFiles, "indexBytes": report.indexBytes,
+            "posts": posts.count, "indexFiles": report.indexFiles, "indexBytes": indexFiles.values.reduce(0) { $0 + $1.count },
             "largestFile": indexFiles.values.map(\.count).max() ?? 0, "keywordPages": report.keywordPages, "phaseSeconds": seconds,
             "queries": measured,
         ]

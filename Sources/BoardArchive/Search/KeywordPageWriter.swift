@@ -4,11 +4,9 @@ import Foundation
 ///
 /// Pages need no JavaScript: every row is rendered by Mustache with `<mark>` around each occurrence of the
 /// keyword's words in the title and the writer, and a contents snippet around the first occurrence.
-struct KeywordPageWriter {
-    static let pageSize = 30
+struct KeywordPageWriter: Sendable {
     let pages: PageContext
     let strings: SearchStrings
-    let postsById: [Int: Post]
     let boardNames: [Int: String]
 
     /// The file name of a keyword's front page (`archivePage` nil) or archive page `archivePage`, inside `keywords/`.
@@ -16,42 +14,79 @@ struct KeywordPageWriter {
         archivePage.map { "\(slug)-page-\($0 + 2).html" } ?? "\(slug).html"
     }
 
-    /// The pages of a keyword whose matches are `postIds` in listing order (notices first): the front page and the
-    /// archive pages, each with the ids it lists (see ``ListingPages``).
-    static func pages(of postIds: [Int], isNotice: (Int) -> Bool) -> (listing: ListingPages, pages: [(archivePage: Int?, postIds: ArraySlice<Int>)]) {
-        let notices = postIds.prefix(while: isNotice).count
-        let listing = ListingPages(pinnedCount: notices, itemCount: postIds.count - notices)
-        var result: [(archivePage: Int?, postIds: ArraySlice<Int>)] = [(nil, postIds[0..<(notices + listing.frontCount)])]
+    /// The pages of a keyword whose `count` matches list `pinned` notices first: the front page and the archive
+    /// pages, each with the range of match indices it lists (see ``ListingPages``).
+    static func pages(count: Int, pinned: Int) -> (listing: ListingPages, pages: [(archivePage: Int?, range: Range<Int>)]) {
+        let listing = ListingPages(pinnedCount: pinned, itemCount: count - pinned)
+        var result: [(archivePage: Int?, range: Range<Int>)] = [(nil, 0..<(pinned + listing.frontCount))]
         for page in stride(from: listing.archivePageCount - 1, through: 0, by: -1) {
             let range = listing.range(ofArchivePage: page)
-            let newest = notices + listing.itemCount - range.upperBound
-            result.append((page, postIds[newest..<(newest + range.count)]))
+            let newest = pinned + listing.itemCount - range.upperBound
+            result.append((page, newest..<(newest + range.count)))
         }
         return (listing, result)
     }
 
-    /// Writes every page of one keyword; returns how many.
-    func writePages(
-        keyword: String, slug: String, postIds: [Int], write: (Data, String) throws -> Void, renderPage: SearchPageRenderer
-    ) throws -> Int {
-        let (listing, keywordPages) = Self.pages(of: postIds) { postsById[$0]?.postType == .notice }
-        let highlighter = TextHighlighter(query: keyword)
-        let title = strings["keywordTitle"].replacingOccurrences(of: "{keyword}", with: keyword)
-        for (archivePage, ids) in keywordPages {
-            let rows = ids.compactMap { postsById[$0] }.map { row(for: $0, highlighter: highlighter) }
-            let context: [String: Any] = [
-                "t": strings.table,
-                "keyword": keyword,
-                "count": postIds.count,
-                "countLabel": archivePage == nil ? strings["keywordCount"].replacingOccurrences(of: "{count}", with: String(postIds.count)) : "",
-                "isFront": archivePage == nil,
-                "hasPosts": !postIds.isEmpty,
-                "posts": rows,
-                "pager": pages.pager(listing, page: archivePage) { Self.fileName(slug: slug, archivePage: $0) },
-                "searchHref": "../search.html?q=" + Self.queryValue(keyword) + "&target=all",
-            ]
-            let html = try renderPage("keyword", context, "../", pages.listingTitle(title, archivePage: archivePage), [])
-            try write(Data(html.utf8), "keywords/" + Self.fileName(slug: slug, archivePage: archivePage))
+    /// Writes the pages of one keyword whose rows changed; returns how many pages the keyword has.
+    func writePages(of results: KeywordResults, store: ArchiveStore, renderer: TemplateRenderer, output: SiteOutput, base: BuildDigest) throws
+        -> Int
+    {
+        let keyword = results.keyword
+        let (listing, keywordPages) = Self.pages(count: results.postIds.count, pinned: results.pinned)
+        var needed: [(archivePage: Int?, range: Range<Int>)] = []
+        for page in keywordPages {
+            var digest = base
+            digest.add("keyword")
+            digest.add(keyword.text)
+            digest.add(page.archivePage)
+            for number in listing.window(around: page.archivePage) { digest.add(number) }
+            if let archivePage = page.archivePage {
+                digest.add(archivePage + 1 < listing.archivePageCount)
+            } else {
+                digest.add(results.postIds.count)
+                digest.add(listing.archivePageCount)
+            }
+            for index in page.range {
+                digest.add(results.postIds[index])
+                digest.add(results.blockDigests[Int(results.blockIndex[index])])
+                digest.add(pages.clock.isToday(Date(timeIntervalSince1970: TimeInterval(results.created[index]))))
+            }
+            let path = "keywords/" + Self.fileName(slug: keyword.slug, archivePage: page.archivePage)
+            if try output.needsRendering(path, digest: digest) { needed.append(page) }
+        }
+        let title = strings["keywordTitle"].replacingOccurrences(of: "{keyword}", with: keyword.text)
+        let highlighter = TextHighlighter(query: keyword.text)
+        for start in stride(from: 0, to: needed.count, by: 64) {
+            let batch = Array(needed[start..<min(needed.count, start + 64)])
+            let posts: [Int: Post]
+            do { posts = try store.posts(ids: batch.flatMap { results.postIds[$0.range] }) } catch {
+                throw BuildError(phase: .store, underlying: error, location: "keyword \(keyword.text)")
+            }
+            let errors = ErrorSlots(count: batch.count)
+            DispatchQueue.concurrentPerform(iterations: batch.count) { item in
+                let page = batch[item]
+                do {
+                    let rows = results.postIds[page.range].compactMap { posts[$0] }.map { row(for: $0, highlighter: highlighter) }
+                    let context: [String: Any] = [
+                        "t": strings.table,
+                        "keyword": keyword.text,
+                        "count": results.postIds.count,
+                        "countLabel": page.archivePage == nil
+                            ? strings["keywordCount"].replacingOccurrences(of: "{count}", with: String(results.postIds.count)) : "",
+                        "isFront": page.archivePage == nil,
+                        "hasPosts": !results.postIds.isEmpty,
+                        "posts": rows,
+                        "pager": pages.pager(listing, page: page.archivePage) { Self.fileName(slug: keyword.slug, archivePage: $0) },
+                        "searchHref": "../search.html?q=" + Self.queryValue(keyword.text) + "&target=all",
+                    ]
+                    let html = try renderer.renderPage(
+                        template: "keyword", context: context, relativeRoot: "../", title: pages.listingTitle(title, archivePage: page.archivePage))
+                    try output.write(html, to: "keywords/" + Self.fileName(slug: keyword.slug, archivePage: page.archivePage))
+                } catch {
+                    errors.set(item, error)
+                }
+            }
+            try errors.throwFirst()
         }
         return keywordPages.count
     }
@@ -64,23 +99,19 @@ struct KeywordPageWriter {
         return value.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
     }
 
-    /// A post row with highlight parts: the keys of `PageContext.row` plus `titleParts`, `writerParts`
-    /// (`text`, `marked`), `hasSnippet`, `snippetParts` and `boardName`.
+    /// A post row with highlights: the keys of `PageContext.row` plus `titleHTML`, `writerHTML`, `hasSnippet`,
+    /// `snippetHTML` (escaped text with `<mark>` around each match, inserted raw with `{{{…}}}`) and `boardName`.
     func row(for post: Post, highlighter: TextHighlighter) -> [String: Any] {
         var context = pages.row(for: post, root: "../")
         let title = (context["title"] as? String) ?? post.title
         let writer = (context["writer"] as? String) ?? post.writer.displayName
-        context["titleParts"] = Self.context(of: highlighter.parts(of: title))
-        context["writerParts"] = Self.context(of: highlighter.parts(of: writer))
+        context["titleHTML"] = TextHighlighter.html(of: highlighter.parts(of: title))
+        context["writerHTML"] = TextHighlighter.html(of: highlighter.parts(of: writer))
         let snippet = highlighter.snippet(of: post.contents)
         context["hasSnippet"] = snippet != nil
-        context["snippetParts"] = Self.context(of: snippet ?? [])
+        context["snippetHTML"] = TextHighlighter.html(of: snippet ?? [])
         context["boardName"] = boardNames[post.boardId] ?? ""
         return context
-    }
-
-    static func context(of parts: [TextHighlighter.Part]) -> [[String: Any]] {
-        parts.map { ["text": $0.text, "marked": $0.marked] }
     }
 
     /// `keywords/index.html`: `keywords` (`keyword`, `href`, `count`, `countLabel`), `hasKeywords`, `t`.

@@ -23,6 +23,11 @@ struct KeywordSelector {
     /// The `count` most frequent terms of the titles and contents of `documents`.
     static func topTerms(of documents: [SearchDocument], count: Int) -> [(term: String, posts: Int)] {
         guard count > 0 else { return [] }
+        return top(count, of: frequency(of: documents))
+    }
+
+    /// How many of `documents` contain each term.
+    static func frequency(of documents: [SearchDocument]) -> [String: Int] {
         var frequency: [String: Int] = [:]
         for document in documents {
             var terms = Set<String>()
@@ -33,6 +38,12 @@ struct KeywordSelector {
             }
             for term in terms { frequency[term, default: 0] += 1 }
         }
+        return frequency
+    }
+
+    /// The `count` most frequent terms of `frequency`, ties by code points.
+    static func top(_ count: Int, of frequency: [String: Int]) -> [(term: String, posts: Int)] {
+        guard count > 0 else { return [] }
         let ranked = frequency.sorted { lhs, rhs in
             lhs.value != rhs.value
                 ? lhs.value > rhs.value : Array(lhs.key.unicodeScalars.map(\.value)).lexicographicallyPrecedes(rhs.key.unicodeScalars.map(\.value))

@@ -39,37 +39,22 @@ public struct SearchIndexBuilder: Sendable {
             results.set(index, Result { try SearchBlockEncoder(configuration: configuration).encode(block.documents, blockId: block.id) })
         }
         var files: [String: Data] = [:]
-        var entries: [SearchJSON] = []
-        var directory: [String: [Int]] = [:]
+        var entries: [ManifestBlock] = []
+        var directory = SearchDirectory()
         for (index, block) in blocks.enumerated() {
             let encoded = try results.get(index)
             files.merge(encoded.files) { first, _ in first }
-            entries.append(.array([.string(block.id), .int(block.documents.count), .int(encoded.postingBuckets)]))
-            let number = Self.blockNumber(block.id)
-            for token in encoded.tokens { directory[token, default: []].append(number) }
+            entries.append(ManifestBlock(id: block.id, count: block.documents.count, postingBuckets: encoded.postingBuckets))
+            directory.add(encoded.tokens, block: Self.blockNumber(block.id))
         }
-        let directoryBuckets = directoryFiles(directory, into: &files)
+        let (directoryFiles, directoryBuckets) = directory.files(targetBytes: configuration.directoryShardTargetBytes)
+        files.merge(directoryFiles) { first, _ in first }
         var boards: [Int: String] = [:]
         for document in documents where boards[document.boardId] == nil { boards[document.boardId] = document.boardName }
         func manifest(_ keywords: [SearchKeywordLink]) -> Data {
-            let object = SearchJSON.object([
-                ("v", .int(1)),
-                ("m", .int(configuration.metaShardSize)),
-                ("total", .int(documents.count)),
-                ("d", .int(directoryBuckets)),
-                ("blocks", .array(entries)),
-                ("boards", .array(boards.keys.sorted().map { .array([.int($0), .string(boards[$0] ?? "")]) })),
-                (
-                    "keywords",
-                    .array(
-                        keywords.map {
-                            .array([
-                                .string(TextNormalizer.normalizedQueryWords($0.keyword).joined(separator: " ")), .string($0.path), .int($0.count),
-                            ])
-                        })
-                ),
-            ])
-            return SearchScript.wrap(shardId: "manifest", payload: object)
+            Self.manifest(
+                configuration: configuration, blocks: entries, total: documents.count, directoryBuckets: directoryBuckets, boards: boards,
+                keywords: keywords)
         }
         files[Self.manifestPath] = manifest([])
         files[Self.manifestPath] = manifest(try keywords(try SearchIndexReader(files: files)))
@@ -82,23 +67,35 @@ public struct SearchIndexBuilder: Sendable {
     /// The manifest's path relative to the site root.
     public static let manifestPath = "search/manifest.js"
 
-    /// Writes the block directory, `search/d<k>.js`: flat `[token, blocks, …]` with the stable block numbers of
-    /// `blockNumber` encoded by `PostingCodec`; returns the number of buckets (a power of two).
-    func directoryFiles(_ directory: [String: [Int]], into files: inout [String: Data]) -> Int {
-        let entries = directory.map { ($0.key, PostingCodec.encode($0.value.sorted())) }.sorted { $0.0 < $1.0 }
-        let total = entries.reduce(0) { $0 + $1.0.utf8.count + $1.1.utf8.count + 6 }
-        var buckets = 1
-        while buckets < 65_536 && total > buckets * configuration.directoryShardTargetBytes { buckets *= 2 }
-        var groups = [[SearchJSON]](repeating: [], count: buckets)
-        for (token, blocks) in entries {
-            let bucket = SearchTokenizer.bucket(of: token, count: buckets)
-            groups[bucket].append(.string(token))
-            groups[bucket].append(.string(blocks))
-        }
-        for (bucket, group) in groups.enumerated() where !group.isEmpty {
-            files["search/d\(bucket).js"] = SearchScript.wrap(shardId: "d\(bucket)", payload: .array(group))
-        }
-        return buckets
+    /// A block as the manifest lists it.
+    struct ManifestBlock: Sendable, Equatable {
+        var id: String
+        var count: Int
+        var postingBuckets: Int
+    }
+
+    /// `search/manifest.js`: the blocks in search order, the total, the directory's bucket count, the boards and the
+    /// keyword pages.
+    static func manifest(
+        configuration: SearchIndexConfiguration, blocks: [ManifestBlock], total: Int, directoryBuckets: Int, boards: [Int: String],
+        keywords: [SearchKeywordLink]
+    ) -> Data {
+        let object = SearchJSON.object([
+            ("v", .int(1)),
+            ("m", .int(configuration.metaShardSize)),
+            ("total", .int(total)),
+            ("d", .int(directoryBuckets)),
+            ("blocks", .array(blocks.map { .array([.string($0.id), .int($0.count), .int($0.postingBuckets)]) })),
+            ("boards", .array(boards.keys.sorted().map { .array([.int($0), .string(boards[$0] ?? "")]) })),
+            (
+                "keywords",
+                .array(
+                    keywords.map {
+                        .array([.string(TextNormalizer.normalizedQueryWords($0.keyword).joined(separator: " ")), .string($0.path), .int($0.count)])
+                    })
+            ),
+        ])
+        return SearchScript.wrap(shardId: "manifest", payload: object)
     }
 
     /// The stable number of a block in the directory: `2k` for `n<k>`, `2k + 1` for the notice block `t<k>`.

@@ -168,6 +168,15 @@ public final class SearchIndexReader {
         return Outcome(hits: hits, stoppedEarly: stoppedEarly, paused: paused, loadedPaths: newlyLoaded, loadedBytes: newlyLoadedBytes)
     }
 
+    /// The positions (ascending) of the block `blockId` whose posts match every word of `query` in `target`: what
+    /// ``search(_:target:boardId:limit:displayed:byteBudget:)`` finds in that block.
+    func positions(matching query: String, target: SearchTarget, inBlock blockId: String) throws -> [Int] {
+        let plans = SearchQueryPlan.plans(for: query)
+        guard !plans.isEmpty, let block = blocks.first(where: { $0.id == blockId }) else { return [] }
+        let matcher = try BlockMatcher(reader: self, block: block, plans: plans, target: target, boardId: nil)
+        return try matcher.candidates.filter { try matcher.matches($0) != nil }.sorted()
+    }
+
     /// The post id of a hit (read without counting the load, for tests).
     public func postId(of hit: Hit) throws -> Int {
         counting = false

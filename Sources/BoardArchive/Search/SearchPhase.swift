@@ -1,22 +1,38 @@
 import Foundation
 import Logging
 
-/// Renders one page: template name, page context, relative root, title, extra scripts → HTML.
-typealias SearchPageRenderer = (_ template: String, _ context: [String: Any], _ relativeRoot: String, _ title: String, _ scripts: [String]) throws ->
-    String
-
 /// The search phase of the site build: the sharded index under `search/`, `search.html`, and the keyword pages.
 ///
-/// Templates: `search` (the search page, with `assets/search.js`), `keyword` (one page of a keyword's posts),
-/// `keyword-index` (`keywords/index.html`) and the partial `keyword-row` (a post row with `<mark>` highlights).
-/// Assets `search.js` and `search.css` come with the other assets from `templates/assets/`.
+/// It runs in named steps over the store, each writing through the build's ``SiteOutput``:
+/// 1. **blocks** — posts stream without bodies in search-block order and are cut into blocks of
+///    ``SearchIndexConfiguration/blockSize``. A block whose digest (its posts' ids, content hashes and board names)
+///    the previous build recorded is kept as it is; the others get their bodies and are encoded on every core.
+/// 2. **directory** — rebuilt only when a block changed, from the previous directory minus the changed blocks plus
+///    the tokens of the blocks just encoded.
+/// 3. **keywords** — the configured keywords and the most frequent terms (from per-block term counts).
+/// 4. **matches** — per block and keyword, the matching posts, found with the same matcher as `search.js`; kept
+///    blocks reuse what their record says.
+/// 5. **pages** — `search/manifest.js`, `search.html`, keyword pages (only those whose rows changed) and the
+///    keyword index.
+///
+/// Templates: `search`, `keyword`, `keyword-index` and the partial `keyword-row`.
 struct SearchPhase: Sendable {
-    /// What the phase wrote.
+    /// What the phase produced.
     struct Report: Equatable, Sendable {
         var indexFiles = 0
-        var indexBytes = 0
         var keywordPages = 0
         var keywords: [String] = []
+        var blocksEncoded = 0
+        var blocksKept = 0
+    }
+
+    /// A block of the index in this build.
+    struct Block {
+        var id: String
+        var digest: BuildDigest
+        var record: SearchBlockRecord
+        var kept: Bool
+        var isNotice: Bool { id.hasPrefix("t") }
     }
 
     let configuration: BuildConfiguration
@@ -29,72 +45,113 @@ struct SearchPhase: Sendable {
         self.indexConfiguration = indexConfiguration
     }
 
-    /// Reads every post of `boards` from the store and runs the phase; `SiteBuilder` calls this between home and publish.
+    /// Path of the directory's state: its bucket count and files; its digest is the directory's.
+    static let directoryStatePath = ".boardarchive-cache/search-directory.txt"
+    /// Path of the keyword list; its digest covers the blocks and the keyword settings.
+    static let keywordStatePath = ".boardarchive-cache/search-keywords.txt"
+
+    /// Runs the phase; `SiteBuilder` calls this after the board pages and the home page.
     @discardableResult
-    func run(store: ArchiveStore, boards: [Board], output: SiteOutput, renderer: TemplateRenderer, pages: PageContext) throws -> Report {
-        let boardIds = Set(boards.map(\.boardId))
-        var posts: [Post] = []
+    func run(
+        store: ArchiveStore, boards: [Board], output: SiteOutput, renderer: TemplateRenderer, pages: PageContext, base: BuildDigest
+    ) throws -> Report {
+        let names = Dictionary(boards.map { ($0.boardId, $0.displayName) }, uniquingKeysWith: { first, _ in first })
+        var digestBase = base
+        digestBase.add("search")
+        for value in [
+            indexConfiguration.blockSize, indexConfiguration.postingShardTargetBytes, indexConfiguration.metaShardSize,
+            indexConfiguration.contentsShardTargetBytes, indexConfiguration.directoryShardTargetBytes, indexConfiguration.maximumFileBytes,
+        ] { digestBase.add(value) }
+        var pass = SearchBlockPass(
+            configuration: indexConfiguration, names: names, anonymousLabel: pages.strings["anonymous"], digestBase: digestBase, output: output)
         do {
-            try store.forEachPost { post in if boardIds.contains(post.boardId) { posts.append(post) } }
+            try store.readChronologically { cursor in try pass.run(cursor) }
+        } catch let error as BuildError {
+            throw error
+        } catch let error as SearchIndexError {
+            throw error
         } catch {
             throw BuildError(phase: .store, underlying: error)
         }
-        return try run(
-            posts: posts, boards: boards, pages: pages, write: { data, path in try output.write(data, to: path) },
-            renderPage: { template, context, root, title, scripts in
-                try renderer.renderPage(template: template, context: context, relativeRoot: root, title: title, scripts: scripts)
-            })
-    }
-
-    /// Runs the phase on posts in memory, writing each file through `write(bytes, relativePath)`.
-    @discardableResult
-    func run(posts: [Post], boards: [Board], pages: PageContext, write: (Data, String) throws -> Void, renderPage: SearchPageRenderer) throws
-        -> Report
-    {
-        let strings = SearchStrings(language: configuration.language)
-        let anonymous = pages.strings["anonymous"]
-        let names = Dictionary(boards.map { ($0.boardId, $0.displayName) }, uniquingKeysWith: { first, _ in first })
-        let documents = posts.map { SearchDocument(post: $0, boardName: names[$0.boardId] ?? "", anonymousLabel: anonymous) }
-        let postsById = Dictionary(posts.map { ($0.postId, $0) }, uniquingKeysWith: { first, _ in first })
-        var report = Report()
-        do {
-            // The keyword answers come from the finished index, so keyword pages and the search page agree.
-            let top = KeywordSelector.topTerms(of: documents, count: configuration.topKeywords).map(\.term)
-            var keywords: [(keyword: String, slug: String, postIds: [Int])] = []
-            let files = try SearchIndexBuilder(configuration: indexConfiguration).makeSearchIndex(for: documents) { reader in
-                var seen = Set<String>()
-                for keyword in configuration.keywords + top {
-                    let normalized = TextNormalizer.normalizedQueryWords(keyword).joined(separator: " ")
-                    guard !normalized.isEmpty, seen.insert(normalized).inserted else { continue }
-                    let postIds = try reader.search(keyword, target: .all).hits.map(reader.postId(of:))
-                    keywords.append((keyword.trimmingCharacters(in: .whitespacesAndNewlines), KeywordSelector.slug(for: keyword), postIds))
-                }
-                return keywords.map { SearchKeywordLink(keyword: $0.keyword, path: "keywords/\($0.slug).html", count: $0.postIds.count) }
-            }
-            for path in files.keys.sorted() {
-                guard let data = files[path] else { continue }
-                try write(data, path)
-                report.indexFiles += 1
-                report.indexBytes += data.count
-            }
-            let searchContext = searchPage(boards: boards, strings: strings)
-            try write(Data(try renderPage("search", searchContext, "", pages.strings["search"], ["assets/search.js"]).utf8), SitePaths.search)
-            let pageWriter = KeywordPageWriter(pages: pages, strings: strings, postsById: postsById, boardNames: names)
-            for keyword in keywords {
-                report.keywordPages += try pageWriter.writePages(
-                    keyword: keyword.keyword, slug: keyword.slug, postIds: keyword.postIds, write: write, renderPage: renderPage)
-            }
-            let index = pageWriter.indexContext(keywords.map { ($0.keyword, $0.slug, $0.postIds.count) })
-            try write(Data(try renderPage("keyword-index", index, "../", strings["keywordsTitle"], []).utf8), "keywords/index.html")
-            report.keywordPages += 1
-            report.keywords = keywords.map(\.keyword)
-        } catch {
-            throw BuildError(phase: .search, underlying: error)
+        // Search order: notice blocks newest first, then the others newest first.
+        let blocks = pass.blocks.sorted { lhs, rhs in
+            lhs.isNotice != rhs.isNotice ? lhs.isNotice : SearchIndexBuilder.blockNumber(lhs.id) > SearchIndexBuilder.blockNumber(rhs.id)
         }
+        var report = Report(blocksEncoded: pass.blocks.count - pass.keptCount, blocksKept: pass.keptCount)
+        let total = blocks.reduce(0) { $0 + $1.record.postIds.count }
+        let directoryBuckets = try writeDirectory(blocks: blocks, directory: &pass.directory, base: digestBase, output: output)
+        let manifestBlocks = blocks.map {
+            SearchIndexBuilder.ManifestBlock(id: $0.id, count: $0.record.postIds.count, postingBuckets: $0.record.postingBuckets)
+        }
+        let shownBoards = names.filter { pass.boardsWithPosts.contains($0.key) }
+        func manifest(_ keywords: [SearchKeywordLink]) -> Data {
+            SearchIndexBuilder.manifest(
+                configuration: indexConfiguration, blocks: manifestBlocks, total: total, directoryBuckets: directoryBuckets, boards: shownBoards,
+                keywords: keywords)
+        }
+        let keywords = try selectKeywords(blocks: blocks, frequency: pass.frequency, base: digestBase, output: output)
+        var matched = blocks
+        try findMatches(of: keywords, in: &matched, provisionalManifest: manifest([]), output: output)
+        let counts = keywords.map { keyword in matched.reduce(0) { $0 + ($1.record.matches[keyword.slug]?.count ?? 0) } }
+        let links = zip(keywords, counts).map { SearchKeywordLink(keyword: $0.text, path: "keywords/\($0.slug).html", count: $1) }
+        try output.write(manifest(links), to: SearchIndexBuilder.manifestPath)
+        report.indexFiles = output.producedDigests.keys.filter { $0.hasPrefix("search/") }.count
+        let strings = SearchStrings(language: configuration.language)
+        let searchHTML = try renderer.renderPage(
+            template: "search", context: searchPage(boards: boards, strings: strings), relativeRoot: "", title: pages.strings["search"],
+            scripts: ["assets/search.js"])
+        try output.write(searchHTML, to: SitePaths.search)
+        let writer = KeywordPageWriter(pages: pages, strings: strings, boardNames: names)
+        for keyword in keywords {
+            let results = KeywordResults(keyword: keyword, blocks: matched)
+            report.keywordPages += try writer.writePages(of: results, store: store, renderer: renderer, output: output, base: digestBase)
+        }
+        let index = writer.indexContext(zip(keywords, counts).map { ($0.text, $0.slug, $1) })
+        try output.write(
+            try renderer.renderPage(template: "keyword-index", context: index, relativeRoot: "../", title: strings["keywordsTitle"]),
+            to: "keywords/index.html")
+        report.keywordPages += 1
+        report.keywords = keywords.map(\.text)
         logger.debug(
             "Built search",
-            metadata: ["indexFiles": "\(report.indexFiles)", "indexBytes": "\(report.indexBytes)", "keywordPages": "\(report.keywordPages)"])
+            metadata: [
+                "blocksEncoded": "\(report.blocksEncoded)", "blocksKept": "\(report.blocksKept)", "indexFiles": "\(report.indexFiles)",
+                "keywordPages": "\(report.keywordPages)",
+            ])
         return report
+    }
+
+    /// Writes the block directory, or keeps the previous one when no block changed; returns its bucket count.
+    private func writeDirectory(blocks: [Block], directory: inout SearchDirectory, base: BuildDigest, output: SiteOutput) throws -> Int {
+        var digest = base
+        digest.add("directory")
+        for block in blocks {
+            digest.add(block.id)
+            digest.add(block.digest)
+        }
+        if output.previousDigest(of: Self.directoryStatePath) == digest, let state = output.previousContents(of: Self.directoryStatePath) {
+            let lines = String(decoding: state, as: UTF8.self).split(separator: "\n")
+            let files = lines.dropFirst().map(String.init)
+            if let buckets = lines.first.flatMap({ Int($0) }), try files.allSatisfy({ try output.keepPrevious($0) }) {
+                _ = try output.keepPrevious(Self.directoryStatePath)
+                return buckets
+            }
+        }
+        let kept = Set(blocks.filter(\.kept).map { SearchIndexBuilder.blockNumber($0.id) })
+        if !kept.isEmpty {
+            let previous = output.previousManifest.digests.keys.filter { $0.hasPrefix("search/d") }.sorted().compactMap { path in
+                output.previousContents(of: path).map { (path: path, data: $0) }
+            }
+            try directory.addPrevious(files: previous, keeping: kept)
+        }
+        let (files, buckets) = directory.files(targetBytes: indexConfiguration.directoryShardTargetBytes)
+        for path in files.keys.sorted() {
+            guard let data = files[path] else { continue }
+            try output.write(data, to: path)
+        }
+        let state = "\(buckets)\n" + files.keys.sorted().joined(separator: "\n") + "\n"
+        if try output.needsRendering(Self.directoryStatePath, digest: digest) { try output.write(Data(state.utf8), to: Self.directoryStatePath) }
+        return buckets
     }
 
     /// The search page: `t` (search strings), `targets` (`value`, `label`), `boards` (`boardId`, `name`).

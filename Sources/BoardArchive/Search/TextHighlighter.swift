@@ -26,9 +26,34 @@ struct TextHighlighter: Sendable {
 
     /// A short excerpt around the first occurrence of any word, whitespace runs collapsed, with the matches
     /// marked; nil when no word occurs. `before` and `after` count characters around the first match.
+    ///
+    /// Reads (and normalises) the text only as far as the first match needs: a long body is not normalised past it.
     func snippet(of text: String, before: Int = 40, after: Int = 80) -> [Part]? {
-        let clusters = Array(text)
+        guard !words.isEmpty else { return nil }
+        let needles = words.map { Array($0.utf8) }
+        let longest = needles.map(\.count).max() ?? 0
+        var clusters: [Character] = []
+        var normalized: [UInt8] = []
+        var firstEnd: Int?
+        var iterator = text.makeIterator()
+        while let cluster = iterator.next() {
+            let start = normalized.count
+            clusters.append(cluster)
+            Self.appendNormalized(cluster, to: &normalized)
+            if firstEnd == nil {
+                // The earliest end of any occurrence; an occurrence that starts earlier ends within `longest` bytes of it.
+                for end in (start + 1)..<(normalized.count + 1) {
+                    if needles.contains(where: { !$0.isEmpty && end >= $0.count && normalized[(end - $0.count)..<end].elementsEqual($0) }) {
+                        firstEnd = end
+                        break
+                    }
+                }
+            }
+            if let firstEnd, normalized.count >= firstEnd + longest { break }
+        }
         guard let first = matchRanges(in: clusters).first else { return nil }
+        while clusters.count < first.upperBound + after, let cluster = iterator.next() { clusters.append(cluster) }
+        let hasMore = clusters.count > first.upperBound + after || iterator.next() != nil
         let start = max(0, first.lowerBound - before)
         let end = min(clusters.count, first.upperBound + after)
         var excerpt: [Character] = []
@@ -41,8 +66,28 @@ struct TextHighlighter: Sendable {
         }
         var result = parts(of: excerpt, ranges: matchRanges(in: excerpt))
         if start > 0 { result.insert(Part(text: "…", marked: false), at: 0) }
-        if end < clusters.count { result.append(Part(text: "…", marked: false)) }
+        if hasMore { result.append(Part(text: "…", marked: false)) }
         return result
+    }
+
+    /// `parts` as HTML: text escaped as Mustache's `{{x}}` escapes it, matches in `<mark>`.
+    static func html(of parts: [Part]) -> String {
+        var html = ""
+        for part in parts {
+            if part.marked { html += "<mark>" }
+            for character in part.text {
+                switch character {
+                case "&": html += "&amp;"
+                case "<": html += "&lt;"
+                case ">": html += "&gt;"
+                case "\"": html += "&quot;"
+                case "'": html += "&#39;"
+                default: html.append(character)
+                }
+            }
+            if part.marked { html += "</mark>" }
+        }
+        return html
     }
 
     /// The cluster ranges of every occurrence of every word, sorted; overlapping ranges merge, adjacent ones stay apart
@@ -51,10 +96,12 @@ struct TextHighlighter: Sendable {
         guard !words.isEmpty else { return [] }
         var normalized: [UInt8] = []
         var owner: [Int] = []
+        normalized.reserveCapacity(clusters.count * 3)
+        owner.reserveCapacity(clusters.count * 3)
         for (index, cluster) in clusters.enumerated() {
-            let piece = TextNormalizer.normalize(String(cluster)).utf8
-            normalized.append(contentsOf: piece)
-            owner.append(contentsOf: repeatElement(index, count: piece.count))
+            let before = normalized.count
+            Self.appendNormalized(cluster, to: &normalized)
+            owner.append(contentsOf: repeatElement(index, count: normalized.count - before))
         }
         var ranges: [Range<Int>] = []
         for word in words {
@@ -80,6 +127,25 @@ struct TextHighlighter: Sendable {
             }
         }
         return merged
+    }
+
+    /// Appends the normalised UTF-8 of one cluster. Single code points that normalisation leaves alone or only
+    /// lowers (ASCII, precomposed Hangul syllables, other code points without compatibility or case mappings in the
+    /// common Korean ranges) skip Foundation, which costs microseconds per call.
+    static func appendNormalized(_ cluster: Character, to output: inout [UInt8]) {
+        let scalars = cluster.unicodeScalars
+        if scalars.count == 1, let scalar = scalars.first {
+            let value = scalar.value
+            if value < 0x80 {
+                output.append((0x41...0x5A).contains(value) ? UInt8(value + 32) : UInt8(value))
+                return
+            }
+            if (0xAC00...0xD7A3).contains(value) {
+                output.append(contentsOf: String(scalar).utf8)
+                return
+            }
+        }
+        output.append(contentsOf: TextNormalizer.normalize(String(cluster)).utf8)
     }
 
     private func parts(of clusters: [Character], ranges: [Range<Int>]) -> [Part] {

@@ -19,6 +19,8 @@ public struct BuildConfiguration: Sendable {
     public var keywords: [String]
     /// How many of the archive's most frequent keywords get pages (search phase); default 20.
     public var topKeywords: Int
+    /// The search index's block and shard sizes; the defaults suit every archive (tests use small blocks).
+    public var searchIndex = SearchIndexConfiguration()
 
     /// Creates a configuration; only `now` has no default, so that every build states its clock.
     public init(

@@ -72,11 +72,8 @@ public struct SiteBuilder: Sendable {
                 try output.write(home, to: SitePaths.home)
             }
             do {
-                let search = try SearchPhase(configuration: configuration, logger: logger)
-                    .run(store: store, boards: boards, output: output, renderer: renderer, pages: pages)
-                logger.debug(
-                    "Built search",
-                    metadata: ["indexFiles": "\(search.indexFiles)", "indexBytes": "\(search.indexBytes)", "keywordPages": "\(search.keywordPages)"])
+                try SearchPhase(configuration: configuration, logger: logger, indexConfiguration: configuration.searchIndex)
+                    .run(store: store, boards: boards, output: output, renderer: renderer, pages: pages, base: base)
             } catch {
                 throw BuildError(phase: .search, underlying: error)
             }

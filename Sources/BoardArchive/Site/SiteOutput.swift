@@ -61,6 +61,28 @@ final class SiteOutput: @unchecked Sendable {
         }
     }
 
+    /// Declares `relativePath` as kept from the previous build with the digest it had there; false (and nothing
+    /// declared) when the previous build did not make it.
+    func keepPrevious(_ relativePath: String) throws -> Bool {
+        guard previousDirectory != nil, let digest = previousManifest.digests[relativePath] else { return false }
+        return try !needsRendering(relativePath, digest: digest)
+    }
+
+    /// Whether the previous build made `relativePath` from inputs with digest `digest`.
+    func previousDigest(of relativePath: String) -> BuildDigest? {
+        previousDirectory == nil ? nil : previousManifest.digests[relativePath]
+    }
+
+    /// The bytes of a file of the previous site, or nil.
+    func previousContents(of relativePath: String) -> Data? {
+        previousDirectory.flatMap { FileManager.default.contents(atPath: $0.appendingPathComponent(relativePath).path) }
+    }
+
+    /// The bytes of a file of this build: staged, else kept from the previous site.
+    func currentContents(of relativePath: String) -> Data? {
+        FileManager.default.contents(atPath: stagingDirectory.appendingPathComponent(relativePath).path) ?? previousContents(of: relativePath)
+    }
+
     /// Writes `text` as UTF-8 to `relativePath` (such as `posts/12.html`), declared before with ``needsRendering(_:digest:)``.
     func write(_ text: String, to relativePath: String) throws {
         try write(Data(text.utf8), to: relativePath)

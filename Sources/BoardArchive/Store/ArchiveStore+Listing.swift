@@ -43,28 +43,30 @@ extension ArchiveStore {
         }
     }
 
-    /// Streams every post of the archive without bodies in search-block order: notices, then the others, each
-    /// oldest first (ties by `postId`), in batches of at most `batchSize`.
-    public func forEachListedPostChronologically(batchSize: Int, _ body: ([ListedPost], ListingLookup) throws -> Void) throws {
+    /// Reads every post of the archive without bodies in search-block order: notices, then the others, each oldest
+    /// first (ties by `postId`), over the chronological index; `body` pulls them from the cursor.
+    public func readChronologically<T>(_ body: (ListingCursor) throws -> T) throws -> T {
         try read { db in
-            let lookup = ListingLookup(db: db)
-            for notices in [true, false] {
-                let cursor = try Row.fetchCursor(
-                    db,
-                    sql: """
-                        SELECT \(Self.listedColumns) FROM post WHERE (postType = 'notice') = ?
-                        ORDER BY createdAt, postId
-                        """, arguments: [notices])
-                var batch: [ListedPost] = []
-                while let row = try cursor.next() {
-                    batch.append(Self.listedPost(from: row))
-                    if batch.count == batchSize {
-                        try body(batch, lookup)
-                        batch.removeAll(keepingCapacity: true)
-                    }
+            let rows = try Row.fetchCursor(
+                db, sql: "SELECT \(Self.listedColumns) FROM post ORDER BY (postType = 'notice') DESC, createdAt, postId")
+            return try body(ListingCursor(rows: rows, lookup: ListingLookup(db: db)))
+        }
+    }
+
+    /// The posts (with bodies) with these ids, by id.
+    public func posts(ids: [Int]) throws -> [Int: Post] {
+        try read { db in
+            var result: [Int: Post] = [:]
+            for start in stride(from: 0, to: ids.count, by: 500) {
+                let chunk = Array(ids[start..<min(ids.count, start + 500)])
+                let placeholders = "(" + Array(repeating: "?", count: chunk.count).joined(separator: ",") + ")"
+                let rows = try Row.fetchCursor(db, sql: "SELECT * FROM post WHERE postId IN \(placeholders)", arguments: StatementArguments(chunk))
+                while let row = try rows.next() {
+                    let post = Self.post(from: row)
+                    result[post.postId] = post
                 }
-                if !batch.isEmpty { try body(batch, lookup) }
             }
+            return result
         }
     }
 

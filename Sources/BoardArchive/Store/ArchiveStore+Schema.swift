@@ -91,7 +91,7 @@ extension ArchiveStore {
             // The build streams search blocks oldest first per group and looks replies up by parent.
             try db.execute(
                 sql: """
-                    CREATE INDEX post_chronological ON post ((postType = 'notice'), createdAt, postId);
+                    CREATE INDEX post_chronological ON post ((postType = 'notice') DESC, createdAt, postId);
                     CREATE INDEX post_parent ON post (parentPostId);
                     """)
         }

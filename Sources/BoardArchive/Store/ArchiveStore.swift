@@ -145,8 +145,10 @@ public final class ArchiveStore: Sendable {
 
     static let boardOrder = "(postType = 'notice') DESC, createdAt DESC, postId DESC"
 
+    /// Runs `body` in a read transaction; SQLite's errors become ``StoreError``, errors of `body` itself (a build
+    /// rendering inside a streaming read) pass through unchanged.
     func read<T>(_ body: (Database) throws -> T) throws -> T {
-        do { return try writer.read(body) } catch let error as StoreError { throw error } catch {
+        do { return try writer.read(body) } catch let error as DatabaseError {
             throw StoreError(location: location, reason: .query(String(describing: error)))
         }
     }

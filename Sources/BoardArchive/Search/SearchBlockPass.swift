@@ -1,0 +1,157 @@
+import Foundation
+
+/// Step 1 of the search phase: cuts the archive into index blocks as it streams, keeps the blocks the previous
+/// build made from the same posts, and encodes the others on every core.
+struct SearchBlockPass {
+    let configuration: SearchIndexConfiguration
+    /// Board id → name, for the boards being built (posts of other boards are not indexed).
+    let names: [Int: String]
+    let anonymousLabel: String
+    let digestBase: BuildDigest
+    let output: SiteOutput
+
+    /// The blocks, in build order (notice blocks oldest first, then the others oldest first).
+    private(set) var blocks: [SearchPhase.Block] = []
+    /// How many blocks were kept.
+    private(set) var keptCount = 0
+    /// The tokens of the blocks encoded in this build.
+    var directory = SearchDirectory()
+    /// The term counts of the blocks encoded in this build (kept blocks' counts are read only when needed).
+    private(set) var frequency: [String: Int] = [:]
+    /// Boards with at least one indexed post.
+    private(set) var boardsWithPosts: Set<Int> = []
+
+    private var pending: [(id: String, digest: BuildDigest, posts: [ListedPost])] = []
+
+    init(configuration: SearchIndexConfiguration, names: [Int: String], anonymousLabel: String, digestBase: BuildDigest, output: SiteOutput) {
+        self.configuration = configuration
+        self.names = names
+        self.anonymousLabel = anonymousLabel
+        self.digestBase = digestBase
+        self.output = output
+    }
+
+    /// Streams the posts from `cursor` (notices, then the others, each oldest first) into blocks.
+    mutating func run(_ cursor: ListingCursor) throws {
+        var current: [ListedPost] = []
+        var group = true
+        var number = 0
+        while let listed = try cursor.next() {
+            guard names[listed.post.boardId] != nil else { continue }
+            boardsWithPosts.insert(listed.post.boardId)
+            let isNotice = listed.post.postType == .notice
+            if isNotice != group {
+                if !current.isEmpty { try add(current, id: "t\(number)", lookup: cursor.lookup) }
+                current = []
+                group = isNotice
+                number = 0
+            }
+            current.append(listed)
+            if current.count == configuration.blockSize {
+                try add(current, id: (group ? "t" : "n") + "\(number)", lookup: cursor.lookup)
+                current = []
+                number += 1
+            }
+        }
+        if !current.isEmpty { try add(current, id: (group ? "t" : "n") + "\(number)", lookup: cursor.lookup) }
+        try encodePending(lookup: cursor.lookup)
+    }
+
+    /// The digest of a block: its id and, per post, id, content hash and board name.
+    private func digest(of posts: [ListedPost], id: String) -> BuildDigest {
+        var digest = digestBase
+        digest.add(id)
+        for listed in posts {
+            digest.add(listed.post.postId)
+            digest.add(listed.contentHash)
+            digest.add(names[listed.post.boardId] ?? "")
+        }
+        return digest
+    }
+
+    /// Keeps the block when the previous build made it from the same posts, else queues it for encoding.
+    private mutating func add(_ posts: [ListedPost], id: String, lookup: ListingLookup) throws {
+        let digest = digest(of: posts, id: id)
+        let termsPath = SearchBlockRecord.termsPath(of: id)
+        if output.previousDigest(of: termsPath) == digest,
+            let data = output.previousContents(of: SearchBlockRecord.recordPath(of: id)),
+            let record = SearchBlockRecord(id: id, data: data), record.postIds == posts.map(\.post.postId),
+            try record.files.allSatisfy({ output.previousDigest(of: $0) != nil })
+        {
+            for path in record.files { _ = try output.keepPrevious(path) }
+            _ = try output.keepPrevious(termsPath)
+            blocks.append(SearchPhase.Block(id: id, digest: digest, record: record, kept: true))
+            keptCount += 1
+            return
+        }
+        pending.append((id, digest, posts))
+        if pending.count >= max(2, ProcessInfo.processInfo.activeProcessorCount) { try encodePending(lookup: lookup) }
+    }
+
+    /// Reads the bodies of the queued blocks and encodes them in parallel.
+    private mutating func encodePending(lookup: ListingLookup) throws {
+        guard !pending.isEmpty else { return }
+        let bodies = try lookup.bodies(ofPostIds: pending.flatMap { $0.posts.map(\.post.postId) })
+        let work = pending.map { block in
+            block.posts.map { listed -> SearchDocument in
+                var post = listed.post
+                post.contents = bodies[post.postId] ?? ""
+                return SearchDocument(post: post, boardName: names[post.boardId] ?? "", anonymousLabel: anonymousLabel)
+            }
+        }
+        let results = EncodedBlocks(count: work.count)
+        let configuration = self.configuration
+        let ids = pending.map(\.id)
+        DispatchQueue.concurrentPerform(iterations: work.count) { index in
+            results.set(
+                index,
+                Result {
+                    (
+                        try SearchBlockEncoder(configuration: configuration).encode(work[index], blockId: ids[index]),
+                        KeywordSelector.frequency(of: work[index])
+                    )
+                })
+        }
+        for (index, block) in pending.enumerated() {
+            let (encoded, terms) = try results.get(index)
+            for path in encoded.files.keys.sorted() {
+                guard let data = encoded.files[path] else { continue }
+                if data.count > configuration.maximumFileBytes {
+                    throw SearchIndexError(path: path, reason: .fileTooLarge(bytes: data.count, limit: configuration.maximumFileBytes))
+                }
+                var fileDigest = block.digest
+                fileDigest.add(path)
+                if try output.needsRendering(path, digest: fileDigest) { try output.write(data, to: path) }
+            }
+            directory.add(encoded.tokens, block: SearchIndexBuilder.blockNumber(block.id))
+            for (term, count) in terms { frequency[term, default: 0] += count }
+            let termsPath = SearchBlockRecord.termsPath(of: block.id)
+            if try output.needsRendering(termsPath, digest: block.digest) {
+                try output.write(SearchBlockRecord.encodedTerms(terms), to: termsPath)
+            }
+            let record = SearchBlockRecord(
+                id: block.id, postingBuckets: encoded.postingBuckets, files: encoded.files.keys.sorted(), postIds: block.posts.map(\.post.postId),
+                created: block.posts.map { Int($0.post.createdDateTime.timeIntervalSince1970.rounded(.down)) })
+            blocks.append(SearchPhase.Block(id: block.id, digest: block.digest, record: record, kept: false))
+        }
+        pending.removeAll()
+    }
+}
+
+/// Blocks encoded on several threads, collected by index.
+private final class EncodedBlocks: @unchecked Sendable {
+    typealias Value = (SearchBlockEncoder.EncodedBlock, [String: Int])
+    private let lock = NSLock()
+    private var results: [Result<Value, any Error>?]
+
+    init(count: Int) { results = Array(repeating: nil, count: count) }
+
+    func set(_ index: Int, _ result: Result<Value, any Error>) {
+        lock.withLock { results[index] = result }
+    }
+
+    func get(_ index: Int) throws -> Value {
+        guard let result = lock.withLock({ results[index] }) else { preconditionFailure("block \(index) was not encoded") }
+        return try result.get()
+    }
+}

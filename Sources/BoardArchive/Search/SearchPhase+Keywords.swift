@@ -1,0 +1,130 @@
+import Foundation
+
+/// A keyword that gets pages: as configured or found, and the stem of its pages' file names.
+struct SearchKeyword: Sendable, Equatable {
+    var text: String
+    var slug: String
+}
+
+/// The posts of a keyword in listing order (notice blocks first, each block newest first), with what their rows'
+/// digests need.
+struct KeywordResults {
+    var keyword: SearchKeyword
+    var postIds: [Int] = []
+    var created: [Int] = []
+    /// Index into `blocks` of each post's block.
+    var blockIndex: [Int32] = []
+    var blockDigests: [BuildDigest] = []
+    /// How many of the posts are notices (listed first).
+    var pinned = 0
+
+    /// Collects the matches of `keyword` from `blocks` (in search order).
+    init(keyword: SearchKeyword, blocks: [SearchPhase.Block]) {
+        self.keyword = keyword
+        blockDigests = blocks.map(\.digest)
+        for (index, block) in blocks.enumerated() {
+            for position in (block.record.matches[keyword.slug] ?? []).reversed() {
+                postIds.append(block.record.postIds[position])
+                created.append(block.record.created[position])
+                blockIndex.append(Int32(index))
+                if block.isNotice { pinned += 1 }
+            }
+        }
+    }
+}
+
+extension SearchPhase {
+    /// The keywords of this build: the configured ones, then the most frequent terms, each once by normalised form.
+    /// Kept from the previous build when no block and no keyword setting changed.
+    func selectKeywords(blocks: [Block], frequency fresh: [String: Int], base: BuildDigest, output: SiteOutput) throws -> [SearchKeyword] {
+        var digest = base
+        digest.add("keywords")
+        digest.add(configuration.topKeywords)
+        digest.add(configuration.keywords.count)
+        for keyword in configuration.keywords { digest.add(keyword) }
+        for block in blocks {
+            digest.add(block.id)
+            digest.add(block.digest)
+        }
+        if output.previousDigest(of: Self.keywordStatePath) == digest, let data = output.previousContents(of: Self.keywordStatePath),
+            let texts = try? JSONSerialization.jsonObject(with: data) as? [String]
+        {
+            _ = try output.keepPrevious(Self.keywordStatePath)
+            return texts.map { SearchKeyword(text: $0, slug: KeywordSelector.slug(for: $0)) }
+        }
+        var top: [String] = []
+        if configuration.topKeywords > 0 {
+            var frequency = fresh
+            for block in blocks where block.kept {
+                guard let data = output.previousContents(of: SearchBlockRecord.termsPath(of: block.id)) else {
+                    throw SearchIndexError(path: SearchBlockRecord.termsPath(of: block.id), reason: .missingFile)
+                }
+                SearchBlockRecord.addTerms(from: data, to: &frequency)
+            }
+            top = KeywordSelector.top(configuration.topKeywords, of: frequency).map(\.term)
+        }
+        var seen = Set<String>()
+        var keywords: [SearchKeyword] = []
+        for keyword in configuration.keywords + top {
+            let normalized = TextNormalizer.normalizedQueryWords(keyword).joined(separator: " ")
+            guard !normalized.isEmpty, seen.insert(normalized).inserted else { continue }
+            let text = keyword.trimmingCharacters(in: .whitespacesAndNewlines)
+            keywords.append(SearchKeyword(text: text, slug: KeywordSelector.slug(for: keyword)))
+        }
+        if try output.needsRendering(Self.keywordStatePath, digest: digest) {
+            let data = try JSONSerialization.data(withJSONObject: keywords.map(\.text), options: [.sortedKeys])
+            try output.write(data, to: Self.keywordStatePath)
+        }
+        return keywords
+    }
+
+    /// Finds, per block, the positions matching each keyword (kept blocks reuse their record) and writes the records.
+    func findMatches(of keywords: [SearchKeyword], in blocks: inout [Block], provisionalManifest: Data, output: SiteOutput) throws {
+        let slugs = keywords.map(\.slug)
+        let work = blocks.indices.filter { index in slugs.contains { blocks[index].record.matches[$0] == nil } }
+        let snapshot = blocks
+        let found = MatchSlots(count: work.count)
+        DispatchQueue.concurrentPerform(iterations: work.count) { item in
+            let block = snapshot[work[item]]
+            found.set(
+                item,
+                Result {
+                    let reader = try SearchIndexReader(load: { path in
+                        path == SearchIndexBuilder.manifestPath ? provisionalManifest : output.currentContents(of: path)
+                    })
+                    var matches: [String: [Int]] = [:]
+                    for keyword in keywords where block.record.matches[keyword.slug] == nil {
+                        matches[keyword.slug] = try reader.positions(matching: keyword.text, target: .all, inBlock: block.id)
+                    }
+                    return matches
+                })
+        }
+        for (item, index) in work.enumerated() {
+            for (slug, positions) in try found.get(item) { blocks[index].record.matches[slug] = positions }
+        }
+        for index in blocks.indices {
+            blocks[index].record.matches = blocks[index].record.matches.filter { slugs.contains($0.key) }
+            var digest = blocks[index].digest
+            for slug in slugs.sorted() { digest.add(slug) }
+            let path = SearchBlockRecord.recordPath(of: blocks[index].id)
+            if try output.needsRendering(path, digest: digest) { try output.write(blocks[index].record.encoded(), to: path) }
+        }
+    }
+}
+
+/// Keyword matches found on several threads, collected by item.
+private final class MatchSlots: @unchecked Sendable {
+    private let lock = NSLock()
+    private var results: [Result<[String: [Int]], any Error>?]
+
+    init(count: Int) { results = Array(repeating: nil, count: count) }
+
+    func set(_ index: Int, _ result: Result<[String: [Int]], any Error>) {
+        lock.withLock { results[index] = result }
+    }
+
+    func get(_ index: Int) throws -> [String: [Int]] {
+        guard let result = lock.withLock({ results[index] }) else { preconditionFailure("item \(index) was not searched") }
+        return try result.get()
+    }
+}

@@ -1,0 +1,193 @@
+import Foundation
+import GRDB
+import Logging
+import Testing
+
+@testable import BoardArchive
+
+/// The incremental build against a clean full build: after any sequence of changes the two sites are identical,
+/// file by file; and a rebuild renders only what the change touches.
+@Suite("Incremental builds")
+struct IncrementalBuildTests {
+    /// SplitMix64: a small seeded generator, so every run tries the same sequences.
+    struct SeededRandom {
+        var state: UInt64
+        init(seed: UInt64) { state = seed }
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    /// A change to the archive or to the build's inputs.
+    enum Change: CaseIterable {
+        case newPost, editPost, removePost, becomeNotice, newBoard, removeBoard, renameBoard, editTemplate, switchLanguage, nextDay
+    }
+
+    /// The inputs of one build besides the store.
+    struct Inputs {
+        var now = SiteFixture.now
+        var language = SiteLanguage.ko
+        var templates = SiteFixture.templatesDirectory
+    }
+
+    static func configuration(_ inputs: Inputs, output: URL) -> BuildConfiguration {
+        var configuration = BuildConfiguration(
+            outputDirectory: output, templatesDirectory: inputs.templates, now: inputs.now, timeZone: SiteFixture.seoul,
+            language: inputs.language, keywords: ["서울", "글 1"], topKeywords: 3)
+        // Small blocks, so that changes land in some blocks and leave others.
+        configuration.searchIndex = SearchIndexConfiguration(blockSize: 8)
+        return configuration
+    }
+
+    @discardableResult
+    static func build(_ store: ArchiveStore, _ inputs: Inputs, into output: URL) async throws -> BuildReport {
+        try await SiteBuilder(configuration: configuration(inputs, output: output), store: store, logger: Logger(label: "test")).build()
+    }
+
+    /// Applies a random `change`; returns a description for failure messages.
+    static func apply(_ change: Change, to store: ArchiveStore, inputs: inout Inputs, random: inout SeededRandom, root: URL, step: Int) throws
+        -> String
+    {
+        let ids = try store.read { db in try Int.fetchAll(db, sql: "SELECT postId FROM post ORDER BY postId") }
+        let boardIds = try store.boards().map(\.boardId)
+        func pick<T>(_ items: [T]) -> T? { items.isEmpty ? nil : items[Int(random.next() % UInt64(items.count))] }
+        switch change {
+        case .newPost:
+            let id = (ids.max() ?? 0) + 1
+            let board = pick(boardIds) ?? 1
+            let minutes = Int(random.next() % 600)
+            var post = SiteFixture.post(
+                id, board: board, title: "새 글 \(id) 서울", at: ArchiveDate.format(inputs.now.addingTimeInterval(TimeInterval(-minutes * 60))),
+                contents: "본문 \(id) 서울은 맑음")
+            if random.next() % 4 == 0, let parent = pick(ids) { post.parentPostId = parent }
+            try store.record(posts: [post], at: inputs.now)
+            return "new post \(id) on board \(board)"
+        case .editPost:
+            guard let id = pick(ids), var post = try store.post(id: id) else { return "no post to edit" }
+            post.title += " (고침)"
+            post.contents += "\n\n고친 본문 글 1"
+            try store.record(posts: [post], at: inputs.now)
+            return "edit post \(id)"
+        case .removePost:
+            guard let id = pick(ids) else { return "no post to remove" }
+            try store.write { db in try db.execute(sql: "DELETE FROM post WHERE postId = ?", arguments: [id]) }
+            return "remove post \(id)"
+        case .becomeNotice:
+            guard let id = pick(ids), var post = try store.post(id: id) else { return "no post" }
+            post.postType = .notice
+            try store.record(posts: [post], at: inputs.now)
+            return "post \(id) becomes a notice"
+        case .newBoard:
+            let id = (boardIds.max() ?? 0) + 1
+            try store.record(boards: [Board(boardId: id, displayName: "새 게시판 \(id)", orderNo: id)], at: inputs.now)
+            return "new board \(id)"
+        case .removeBoard:
+            guard let id = pick(boardIds) else { return "no board" }
+            try store.write { db in
+                try db.execute(sql: "DELETE FROM post WHERE boardId = ?", arguments: [id])
+                try db.execute(sql: "DELETE FROM board WHERE boardId = ?", arguments: [id])
+            }
+            return "remove board \(id)"
+        case .renameBoard:
+            guard let id = pick(boardIds), var board = try store.boards().first(where: { $0.boardId == id }) else { return "no board" }
+            board.displayName += " 새이름"
+            try store.record(boards: [board], at: inputs.now)
+            return "rename board \(id)"
+        case .editTemplate:
+            let templates = root.appendingPathComponent("templates-\(step)")
+            try FileManager.default.copyItem(at: inputs.templates, to: templates)
+            let post = templates.appendingPathComponent("post.mustache")
+            try (try String(contentsOf: post, encoding: .utf8) + "<p class=\"edited\">\(step)</p>\n").write(
+                to: post, atomically: true, encoding: .utf8)
+            inputs.templates = templates
+            return "edit the post template"
+        case .switchLanguage:
+            inputs.language = inputs.language == .ko ? .en : .ko
+            return "language \(inputs.language)"
+        case .nextDay:
+            inputs.now = inputs.now.addingTimeInterval(86_400)
+            return "the clock passes midnight"
+        }
+    }
+
+    @Test("random sequences of changes: the incremental site equals a clean full build, file by file", arguments: [1, 2, 3] as [UInt64])
+    func incrementalEqualsFull(seed: UInt64) async throws {
+        var random = SeededRandom(seed: seed)
+        let root = try SiteFixture.temporaryDirectory("incremental-\(seed)")
+        let store = try SiteFixture.store()
+        var inputs = Inputs()
+        let incremental = root.appendingPathComponent("site")
+        try await Self.build(store, inputs, into: incremental)
+        var history: [String] = []
+        for step in 0..<10 {
+            let changes = Change.allCases
+            let change = changes[Int(random.next() % UInt64(changes.count))]
+            history.append(try Self.apply(change, to: store, inputs: &inputs, random: &random, root: root, step: step))
+            try await Self.build(store, inputs, into: incremental)
+            let full = root.appendingPathComponent("full-\(step)")
+            try await Self.build(store, inputs, into: full)
+            let incrementalFiles = try SiteFixture.files(under: incremental)
+            let fullFiles = try SiteFixture.files(under: full)
+            let differing = Set(incrementalFiles.keys).union(fullFiles.keys).filter { incrementalFiles[$0] != fullFiles[$0] }.sorted()
+            #expect(differing.isEmpty, "seed \(seed) after \(history): \(differing.prefix(8))")
+            if !differing.isEmpty { return }
+            try FileManager.default.removeItem(at: full)
+        }
+    }
+
+    @Test("a rebuild with nothing changed renders, writes and removes nothing, and leaves every file as it was")
+    func nothingChanged() async throws {
+        let root = try SiteFixture.temporaryDirectory()
+        let store = try SiteFixture.store()
+        let output = root.appendingPathComponent("site")
+        let first = try await Self.build(store, Inputs(), into: output)
+        #expect(first.rendered == first.total)
+        let before = try PublishTests.stamps(under: output)
+        let report = try await Self.build(store, Inputs(), into: output)
+        #expect(report.rendered == 0)
+        #expect(report.written == 0)
+        #expect(report.removed == 0)
+        #expect(report.unchanged == first.total)
+        #expect(try PublishTests.stamps(under: output) == before)
+    }
+
+    @Test("one new post rewrites exactly the documented pages: its own, its neighbours', the front, boundary and home pages")
+    func oneNewPost() async throws {
+        let root = try SiteFixture.temporaryDirectory()
+        // Board 1: notices 120, 140, 160 and 58 others (101…161), so its front page shows 27 of them.
+        let store = try SiteFixture.store()
+        let output = root.appendingPathComponent("site")
+        try await Self.build(store, Inputs(), into: output)
+        let before = try SiteFixture.files(under: output)
+        let newest = try #require(try store.posts(inBoard: 1).first { $0.postType != .notice })
+        let lastNotice = try #require(try store.posts(inBoard: 1).last { $0.postType == .notice })
+        let regular = try store.posts(inBoard: 1).filter { $0.postType != .notice }
+        let listing = ListingPages(pinnedCount: 3, itemCount: regular.count)
+        // The post the front page drops: the oldest it showed.
+        let dropped = regular[listing.frontCount - 1]
+        try store.record(
+            posts: [SiteFixture.post(900, board: 1, title: "새 글", at: ArchiveDate.format(SiteFixture.now.addingTimeInterval(-60)))],
+            at: SiteFixture.now)
+        let report = try await Self.build(store, Inputs(), into: output)
+        let after = try SiteFixture.files(under: output)
+        let changed = Set(before.keys).union(after.keys).filter { before[$0] != after[$0] }
+        let pages = changed.filter { !$0.hasPrefix("search/") && !$0.hasPrefix("keywords/") && !$0.hasPrefix(".boardarchive") }
+        let after1 = ListingPages(pinnedCount: 3, itemCount: regular.count + 1)
+        let boundary = try #require(after1.archivePage(ofItemWithOlderCount: regular.count - listing.frontCount))
+        #expect(
+            pages.sorted()
+                == [
+                    "boards/1/index.html", SitePaths.board(1, archivePage: boundary), "index.html", "posts/900.html", SitePaths.post(newest.postId),
+                    SitePaths.post(lastNotice.postId), SitePaths.post(dropped.postId),
+                ].sorted())
+        // Every rendered file was counted, and the search index changed only in its newest block of others.
+        #expect(report.written <= report.rendered)
+        let blocks = Set(
+            changed.filter { $0.hasPrefix("search/") && $0.contains("/") && $0.split(separator: "/").count == 3 }.map { $0.split(separator: "/")[1] })
+        #expect(blocks.count <= 1, "\(blocks)")
+    }
+}
