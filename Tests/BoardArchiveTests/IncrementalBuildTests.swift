@@ -9,18 +9,7 @@ import Testing
 /// file by file; and a rebuild renders only what the change touches.
 @Suite("Incremental builds")
 struct IncrementalBuildTests {
-    /// SplitMix64: a small seeded generator, so every run tries the same sequences.
-    struct SeededRandom {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
+    typealias SeededRandom = SearchTestCorpus.Random
 
     /// A change to the archive or to the build's inputs.
     enum Change: CaseIterable {
@@ -116,7 +105,7 @@ struct IncrementalBuildTests {
 
     @Test("random sequences of changes: the incremental site equals a clean full build, file by file", arguments: [1, 2, 3] as [UInt64])
     func incrementalEqualsFull(seed: UInt64) async throws {
-        var random = SeededRandom(seed: seed)
+        var random = SeededRandom(state: seed)
         let root = try SiteFixture.temporaryDirectory("incremental-\(seed)")
         let store = try SiteFixture.store()
         var inputs = Inputs()
