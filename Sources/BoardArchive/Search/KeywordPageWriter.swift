@@ -48,7 +48,8 @@ struct KeywordPageWriter: Sendable {
             }
             for index in page.range {
                 digest.add(results.postIds[index])
-                digest.add(results.blockDigests[Int(results.blockIndex[index])])
+                digest.add(results.hashes[index])
+                digest.add(boardNames[results.boards[index]] ?? "")
                 digest.add(pages.clock.isToday(Date(timeIntervalSince1970: TimeInterval(results.created[index]))))
             }
             let path = "keywords/" + Self.fileName(slug: keyword.slug, archivePage: page.archivePage)

@@ -6,7 +6,7 @@ import Foundation
 ///
 /// The record lists the block's index files, its posts (ids and creation times, by position) and, per keyword
 /// page slug, the positions that match the keyword. Lines: `v1`, `buckets <n>`, `files <path> …`, `ids <id>,…`,
-/// `created <seconds>,…`, then `match <slug> <position>,…` per keyword. The terms file has `<count> <term>` lines
+/// `created <seconds>,…`, `hashes <hash>,…`, `boards <id>,…`, then `match <slug> <position>,…` per keyword. The terms file has `<count> <term>` lines
 /// (terms are letters and digits only).
 struct SearchBlockRecord: Sendable, Equatable {
     /// The block's id (`n3`, `t0`).
@@ -19,6 +19,10 @@ struct SearchBlockRecord: Sendable, Equatable {
     var postIds: [Int]
     /// Creation times (Unix seconds) by position.
     var created: [Int]
+    /// Content hashes by position (what a keyword row's digest needs).
+    var hashes: [String]
+    /// Board ids by position.
+    var boards: [Int]
     /// Keyword page slug → matching positions, ascending.
     var matches: [String: [Int]]
 
@@ -33,6 +37,8 @@ struct SearchBlockRecord: Sendable, Equatable {
         var text = "v1\nbuckets \(postingBuckets)\nfiles " + files.joined(separator: " ") + "\n"
         text += "ids " + postIds.map(String.init).joined(separator: ",") + "\n"
         text += "created " + created.map(String.init).joined(separator: ",") + "\n"
+        text += "hashes " + hashes.joined(separator: ",") + "\n"
+        text += "boards " + boards.map(String.init).joined(separator: ",") + "\n"
         for slug in matches.keys.sorted() {
             text += "match \(slug) " + (matches[slug] ?? []).map(String.init).joined(separator: ",") + "\n"
         }
@@ -46,6 +52,8 @@ struct SearchBlockRecord: Sendable, Equatable {
         files = []
         postIds = []
         created = []
+        hashes = []
+        boards = []
         matches = [:]
         let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
         guard lines.first == "v1" else { return nil }
@@ -58,21 +66,28 @@ struct SearchBlockRecord: Sendable, Equatable {
             case "files": files = parts[1].split(separator: " ").map(String.init)
             case "ids": postIds = numbers(parts[1])
             case "created": created = numbers(parts[1])
+            case "hashes": hashes = parts[1].split(separator: ",").map(String.init)
+            case "boards": boards = numbers(parts[1])
             case "match":
                 let match = parts[1].split(separator: " ", maxSplits: 1, omittingEmptySubsequences: false)
                 if match.count == 2 { matches[String(match[0])] = numbers(match[1]) }
             default: continue
             }
         }
-        guard postingBuckets > 0, postIds.count == created.count else { return nil }
+        guard postingBuckets > 0, postIds.count == created.count, postIds.count == hashes.count, postIds.count == boards.count else { return nil }
     }
 
-    init(id: String, postingBuckets: Int, files: [String], postIds: [Int], created: [Int], matches: [String: [Int]] = [:]) {
+    init(
+        id: String, postingBuckets: Int, files: [String], postIds: [Int], created: [Int], hashes: [String], boards: [Int],
+        matches: [String: [Int]] = [:]
+    ) {
         self.id = id
         self.postingBuckets = postingBuckets
         self.files = files
         self.postIds = postIds
         self.created = created
+        self.hashes = hashes
+        self.boards = boards
         self.matches = matches
     }
 

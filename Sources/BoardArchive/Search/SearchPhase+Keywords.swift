@@ -12,21 +12,20 @@ struct KeywordResults {
     var keyword: SearchKeyword
     var postIds: [Int] = []
     var created: [Int] = []
-    /// Index into `blocks` of each post's block.
-    var blockIndex: [Int32] = []
-    var blockDigests: [BuildDigest] = []
+    var hashes: [String] = []
+    var boards: [Int] = []
     /// How many of the posts are notices (listed first).
     var pinned = 0
 
     /// Collects the matches of `keyword` from `blocks` (in search order).
     init(keyword: SearchKeyword, blocks: [SearchPhase.Block]) {
         self.keyword = keyword
-        blockDigests = blocks.map(\.digest)
-        for (index, block) in blocks.enumerated() {
+        for block in blocks {
             for position in (block.record.matches[keyword.slug] ?? []).reversed() {
                 postIds.append(block.record.postIds[position])
                 created.append(block.record.created[position])
-                blockIndex.append(Int32(index))
+                hashes.append(block.record.hashes[position])
+                boards.append(block.record.boards[position])
                 if block.isNotice { pinned += 1 }
             }
         }

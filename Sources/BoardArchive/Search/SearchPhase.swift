@@ -1,6 +1,21 @@
 import Foundation
 import Logging
 
+/// Logs the time each named step of a phase took, at debug level.
+struct PhaseClock {
+    let logger: Logger
+    private var last = Date()
+
+    init(logger: Logger) { self.logger = logger }
+
+    /// Logs the time since the previous lap (or the start) under `name`.
+    mutating func lap(_ name: String) {
+        let now = Date()
+        logger.debug("Step done", metadata: ["step": "\(name)", "seconds": "\(String(format: "%.2f", now.timeIntervalSince(last)))"])
+        last = now
+    }
+}
+
 /// The search phase of the site build: the sharded index under `search/`, `search.html`, and the keyword pages.
 ///
 /// It runs in named steps over the store, each writing through the build's ``SiteOutput``:
@@ -62,6 +77,7 @@ struct SearchPhase: Sendable {
             indexConfiguration.blockSize, indexConfiguration.postingShardTargetBytes, indexConfiguration.metaShardSize,
             indexConfiguration.contentsShardTargetBytes, indexConfiguration.directoryShardTargetBytes, indexConfiguration.maximumFileBytes,
         ] { digestBase.add(value) }
+        var timer = PhaseClock(logger: logger)
         var pass = SearchBlockPass(
             configuration: indexConfiguration, names: names, anonymousLabel: pages.strings["anonymous"], digestBase: digestBase, output: output)
         do {
@@ -73,6 +89,7 @@ struct SearchPhase: Sendable {
         } catch {
             throw BuildError(phase: .store, underlying: error)
         }
+        timer.lap("search blocks")
         // Search order: notice blocks newest first, then the others newest first.
         let blocks = pass.blocks.sorted { lhs, rhs in
             lhs.isNotice != rhs.isNotice ? lhs.isNotice : SearchIndexBuilder.blockNumber(lhs.id) > SearchIndexBuilder.blockNumber(rhs.id)
@@ -89,9 +106,11 @@ struct SearchPhase: Sendable {
                 configuration: indexConfiguration, blocks: manifestBlocks, total: total, directoryBuckets: directoryBuckets, boards: shownBoards,
                 keywords: keywords)
         }
+        timer.lap("search directory")
         let keywords = try selectKeywords(blocks: blocks, frequency: pass.frequency, base: digestBase, output: output)
         var matched = blocks
         try findMatches(of: keywords, in: &matched, provisionalManifest: manifest([]), output: output)
+        timer.lap("keyword matches")
         let counts = keywords.map { keyword in matched.reduce(0) { $0 + ($1.record.matches[keyword.slug]?.count ?? 0) } }
         let links = zip(keywords, counts).map { SearchKeywordLink(keyword: $0.text, path: "keywords/\($0.slug).html", count: $1) }
         try output.write(manifest(links), to: SearchIndexBuilder.manifestPath)
@@ -112,6 +131,7 @@ struct SearchPhase: Sendable {
             to: "keywords/index.html")
         report.keywordPages += 1
         report.keywords = keywords.map(\.text)
+        timer.lap("keyword pages")
         logger.debug(
             "Built search",
             metadata: [

@@ -31,6 +31,7 @@ struct TextHighlighter: Sendable {
     func snippet(of text: String, before: Int = 40, after: Int = 80) -> [Part]? {
         guard !words.isEmpty else { return nil }
         let needles = words.map { Array($0.utf8) }
+        if !Self.mayContain(text, needles) { return nil }
         let longest = needles.map(\.count).max() ?? 0
         var clusters: [Character] = []
         var normalized: [UInt8] = []
@@ -68,6 +69,42 @@ struct TextHighlighter: Sendable {
         if start > 0 { result.insert(Part(text: "…", marked: false), at: 0) }
         if hasMore { result.append(Part(text: "…", marked: false)) }
         return result
+    }
+
+    /// False when `text` certainly holds none of `needles`: for text of ASCII and Hangul syllables only, whose
+    /// normal form is its bytes with ASCII letters lowered (cluster by cluster and as a whole), one byte search
+    /// replaces normalising the whole body cluster by cluster. True otherwise.
+    static func mayContain(_ text: String, _ needles: [[UInt8]]) -> Bool {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            let value = scalar.value
+            if value < 0x80 {
+                bytes.append((0x41...0x5A).contains(value) ? UInt8(value + 32) : UInt8(value))
+            } else if (0xAC00...0xD7A3).contains(value) {
+                bytes.append(contentsOf: String(scalar).utf8)
+            } else {
+                return true
+            }
+        }
+        return bytes.withUnsafeBufferPointer { hay in needles.contains { Self.bytes(hay, contain: $0) } }
+    }
+
+    /// Whether `hay` holds the bytes of `pin` in a row.
+    private static func bytes(_ hay: UnsafeBufferPointer<UInt8>, contain pin: [UInt8]) -> Bool {
+        guard let first = pin.first else { return true }
+        guard pin.count <= hay.count else { return false }
+        var index = 0
+        let last = hay.count - pin.count
+        while index <= last {
+            if hay[index] == first {
+                var offset = 1
+                while offset < pin.count && hay[index + offset] == pin[offset] { offset += 1 }
+                if offset == pin.count { return true }
+            }
+            index += 1
+        }
+        return false
     }
 
     /// `parts` as HTML: text escaped as Mustache's `{{x}}` escapes it, matches in `<mark>`.

@@ -21,6 +21,19 @@ public enum TextNormalizer {
         if text.utf8.allSatisfy({ $0 < 0x80 }) {
             return text.lowercased()
         }
+        // ASCII and precomposed Hangul syllables only (most Korean posts): NFKC and folding leave the syllables as
+        // they are and only lower ASCII letters, and neither composes with the other, so Foundation is not needed.
+        if text.unicodeScalars.allSatisfy({ $0.value < 0x80 || (0xAC00...0xD7A3).contains($0.value) }) {
+            var output = String.UnicodeScalarView()
+            for scalar in text.unicodeScalars {
+                if (0x41...0x5A).contains(scalar.value), let lower = Unicode.Scalar(scalar.value + 32) {
+                    output.append(lower)
+                } else {
+                    output.append(scalar)
+                }
+            }
+            return String(output)
+        }
         var output = String.UnicodeScalarView()
         let changed = fold(composeHangul(Array(compatibilityComposed(text).unicodeScalars)), into: &output)
         guard changed else { return String(output) }

@@ -61,6 +61,7 @@ public struct SiteBuilder: Sendable {
             let boards: [Board]
             do { boards = try store.boards() } catch { throw BuildError(phase: .store, underlying: error) }
             let boardIds = Set(boards.map(\.boardId))
+            var timer = PhaseClock(logger: logger)
             var summaries: [BoardSummary] = []
             for board in boards {
                 let pass = BoardPass(board: board, boardIds: boardIds, store: store, renderer: renderer, pages: pages, output: output, base: base)
@@ -71,13 +72,16 @@ public struct SiteBuilder: Sendable {
                 let home = try renderer.renderPage(template: "home", context: pages.home(summaries), relativeRoot: "", title: strings["home"])
                 try output.write(home, to: SitePaths.home)
             }
+            timer.lap("board and post pages")
             do {
                 try SearchPhase(configuration: configuration, logger: logger, indexConfiguration: configuration.searchIndex)
                     .run(store: store, boards: boards, output: output, renderer: renderer, pages: pages, base: base)
             } catch {
                 throw BuildError(phase: .search, underlying: error)
             }
+            timer = PhaseClock(logger: logger)
             let report = try publisher.publish(output)
+            timer.lap("publish")
             logger.info(
                 "Built site",
                 metadata: [
