@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import platform
 import shutil
 import subprocess
@@ -32,6 +33,8 @@ def machine() -> list[str]:
         f"- Peers: {sh('hugo', 'version').split(' BuildDate')[0] or 'hugo not installed'}"
         + (f"; {sh('chromium', '--version')}" if shutil.which("chromium") else ""),
         f"- Commit: `{commit}`{dirty}; run {datetime.now(timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}",
+        "- Load average when the run ended (1, 5, 15 min): " + ", ".join(f"{value:.2f}" for value in os.getloadavg())
+        + f" on {os.cpu_count()} cores (above the core count, other work shared the machine and the figures are noisy)",
     ]
     return lines
 

@@ -55,16 +55,22 @@ NEXT_DAY="$(python3 -c 'import sys, datetime as d; t = d.datetime.fromisoformat(
 if [ "$SMOKE" = 1 ]; then scripts/bootstrap.sh --bench; else scripts/bootstrap.sh --bench --browser; fi
 echo "Building boardarchive (release)…" >&2
 swift build -c release --product boardarchive >&2
-BIN="$(swift build -c release --show-bin-path)/boardarchive"
-mkdir -p "$OUT"
+# Pin the binary and the templates for the whole run: the shared .build and templates/ may change while it runs.
+mkdir -p "$OUT/snapshot"
+rm -rf "$OUT/snapshot/templates"
+cp "$(swift build -c release --show-bin-path)/boardarchive" "$OUT/snapshot/boardarchive"
+cp -R templates "$OUT/snapshot/templates"
+BIN="$OUT/snapshot/boardarchive"
 LOG="$OUT/results.jsonl"
 : >"$LOG"
 TIME=(/usr/bin/time -f '%e %M')
 bench() { python3 Benchmarks/bench.py "$1" --results "$LOG" "${@:2}"; }
 
-# build DIR STORE NOW TIMEFILE LOGFILE: one `boardarchive build` with the suite's options, timed.
+# build DIR STORE NOW TIMEFILE LOGFILE: one `boardarchive build` with the suite's options (default options; the
+# templates are the run's snapshot of ./templates), timed.
 build() {
-    if ! "${TIME[@]}" -o "$4" "$BIN" build --store "$2" --out "$1" --now "$3" --timezone Asia/Seoul >"$5" 2>&1; then
+    if ! "${TIME[@]}" -o "$4" "$BIN" build --store "$2" --out "$1" --now "$3" --timezone Asia/Seoul --templates "$OUT/snapshot/templates" \
+        >"$5" 2>&1; then
         tail -20 "$5" >&2
         echo "boardarchive build failed; log: $5" >&2
         exit 1
