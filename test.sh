@@ -6,4 +6,5 @@ scripts/bootstrap.sh --browser
 swift format lint --recursive --strict Sources Tests Package.swift
 swift build --build-tests
 swift test --skip-build
+Benchmarks/search/engine-check.sh
 .venv/bin/python -m pytest -q Tests/Browser
