@@ -20,8 +20,27 @@ def board_order(archive, board_id: int) -> list[int]:
     return [post.post_id for post in posts]
 
 
-def board_page_path(board_id: int, number: int) -> str:
-    return f"boards/{board_id}/index.html" if number == 1 else f"boards/{board_id}/page-{number}.html"
+def board_page_path(board_id: int, archive_page=None) -> str:
+    """The front page (None) or archive page c (0-based from the oldest), which is the file page-<c+2>.html."""
+    return f"boards/{board_id}/index.html" if archive_page is None else f"boards/{board_id}/page-{archive_page + 2}.html"
+
+
+def listing_pages(archive, board_id: int):
+    """The board's pages in reading order as (archive page or None, expected rows): the front page shows the notices and
+    the newest posts, 30 in all; archive pages are cut from the oldest end, 30 each but the newest (README, "Pages that
+    stay put")."""
+    order = board_order(archive, board_id)
+    notices = sum(1 for post_id in order if archive.posts[post_id].post_type == "notice")
+    others = len(order) - notices
+    front = min(others, max(0, PAGE_SIZE - notices))
+    rest = others - front
+    count = (rest + PAGE_SIZE - 1) // PAGE_SIZE
+    pages = [(None, order[: notices + front])]
+    for page in range(count - 1, -1, -1):
+        low, high = page * PAGE_SIZE, min(rest, page * PAGE_SIZE + PAGE_SIZE)
+        # Positions counted from the oldest → listing positions (newest first).
+        pages.append((page, order[notices + others - high: notices + others - low]))
+    return pages
 
 
 def test_home_lists_every_board_in_order_with_its_post_count(driver, demo_site, archive):
@@ -42,66 +61,65 @@ def test_home_lists_every_board_in_order_with_its_post_count(driver, demo_site, 
         "the demo dataset should include an empty board (it is listed too)"
 
 
-def test_board_pages_hold_thirty_rows_in_listing_order_until_the_last(driver, demo_site, archive):
+def test_board_pages_hold_their_rows_in_listing_order(driver, demo_site, archive):
     checked_full_page = False
     for board_id, name in archive.boards:
         expected = board_order(archive, board_id)
         if not expected:
-            driver.get(file_url(demo_site.page(board_page_path(board_id, 1))))
+            driver.get(file_url(demo_site.page(board_page_path(board_id))))
             assert driver.find_elements(By.CSS_SELECTOR, ".empty-state"), f"empty board {name} shows no empty state"
             assert not listing_rows(driver), f"empty board {name} lists rows"
             continue
-        page_count = (len(expected) + PAGE_SIZE - 1) // PAGE_SIZE
+        pages = listing_pages(archive, board_id)
         seen = []
-        for number in range(1, page_count + 1):
-            driver.get(file_url(demo_site.page(board_page_path(board_id, number))))
+        for index, (page, rows_expected) in enumerate(pages):
+            driver.get(file_url(demo_site.page(board_page_path(board_id, page))))
             rows = [row["id"] for row in listing_rows(driver)]
-            if number < page_count:
-                assert len(rows) == PAGE_SIZE, f"{name} page {number} of {page_count} has {len(rows)} rows"
+            assert rows == rows_expected, f"{name} page {page}: rows differ"
+            if page is not None and index > 1:
+                assert len(rows) == PAGE_SIZE, f"{name} archive page {page} has {len(rows)} rows"
                 checked_full_page = True
-            else:
-                assert 1 <= len(rows) <= PAGE_SIZE, f"{name} last page has {len(rows)} rows"
             seen.extend(rows)
         assert seen == expected, f"{name}: rows across pages are not notices first, then newest first"
-        assert not demo_site.page(board_page_path(board_id, page_count + 1)).exists()
-    assert checked_full_page, "the demo dataset should have a board with more than one page"
+        assert not demo_site.page(board_page_path(board_id, len(pages) - 1)).exists()
+    assert checked_full_page, "the demo dataset should have a board with a full archive page"
 
 
-def current_page_label(driver) -> str:
+def current_page_label(driver):
     current = driver.find_elements(By.CSS_SELECTOR, '.pager [aria-current="page"]')
-    assert len(current) == 1, f"expected one aria-current page link, found {len(current)}"
-    return current[0].text.strip()
+    assert len(current) <= 1, f"expected at most one aria-current page link, found {len(current)}"
+    return current[0].text.strip() if current else None
 
 
 def test_pager_links_navigate_and_mark_the_current_page(driver, demo_site, archive):
     board_id = max((board for board, _ in archive.boards), key=lambda board: len(board_order(archive, board)))
-    page_count = (len(board_order(archive, board_id)) + PAGE_SIZE - 1) // PAGE_SIZE
-    assert page_count >= 3, "the largest demo board should span at least three pages"
-    driver.get(file_url(demo_site.page(board_page_path(board_id, 1))))
-    assert current_page_label(driver) == "1"
+    count = len(listing_pages(archive, board_id)) - 1
+    assert count >= 3, "the largest demo board should have at least three archive pages"
+    driver.get(file_url(demo_site.page(board_page_path(board_id))))
+    assert current_page_label(driver) is None, "the front page is not a numbered page"
+
+    # Older: the newest archive page, numbered `count` from the oldest.
+    driver.find_element(By.CSS_SELECTOR, ".pager .pager-next a").click()
+    assert driver.current_url.endswith(f"/boards/{board_id}/page-{count + 1}.html")
+    assert current_page_label(driver) == str(count)
 
     driver.find_element(By.CSS_SELECTOR, ".pager .pager-next a").click()
-    assert driver.current_url.endswith(f"/boards/{board_id}/page-2.html")
-    assert current_page_label(driver) == "2"
+    assert driver.current_url.endswith(f"/boards/{board_id}/page-{count}.html")
+    assert current_page_label(driver) == str(count - 1)
     assert len(listing_rows(driver)) == PAGE_SIZE
 
-    driver.find_element(By.CSS_SELECTOR, ".pager .pager-next a").click()
-    assert driver.current_url.endswith(f"/boards/{board_id}/page-3.html")
-    assert current_page_label(driver) == "3"
-
     driver.find_element(By.CSS_SELECTOR, ".pager .pager-previous a").click()
-    assert driver.current_url.endswith(f"/boards/{board_id}/page-2.html")
+    assert driver.current_url.endswith(f"/boards/{board_id}/page-{count + 1}.html")
 
     driver.find_element(By.CSS_SELECTOR, ".pager .pager-last a").click()
-    assert driver.current_url.endswith(f"/boards/{board_id}/page-{page_count}.html")
-    assert current_page_label(driver) == str(page_count)
+    assert driver.current_url.endswith(f"/boards/{board_id}/page-2.html")
+    assert current_page_label(driver) == "1"
 
     driver.find_element(By.CSS_SELECTOR, ".pager .pager-first a").click()
     assert driver.current_url.endswith(f"/boards/{board_id}/index.html")
-    assert current_page_label(driver) == "1"
 
     driver.back()
-    assert driver.current_url.endswith(f"/boards/{board_id}/page-{page_count}.html")
+    assert driver.current_url.endswith(f"/boards/{board_id}/page-2.html")
 
 
 def test_post_page_shows_its_body_with_a_rendered_gfm_table(driver, demo_site, archive):
