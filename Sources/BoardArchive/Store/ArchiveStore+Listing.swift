@@ -60,7 +60,8 @@ extension ArchiveStore {
             for start in stride(from: 0, to: ids.count, by: 500) {
                 let chunk = Array(ids[start..<min(ids.count, start + 500)])
                 let placeholders = "(" + Array(repeating: "?", count: chunk.count).joined(separator: ",") + ")"
-                let rows = try Row.fetchCursor(db, sql: "SELECT * FROM post WHERE postId IN \(placeholders)", arguments: StatementArguments(chunk))
+                let rows = try Row.fetchCursor(
+                    db, sql: "SELECT \(Self.listedColumns), contents FROM post WHERE postId IN \(placeholders)", arguments: StatementArguments(chunk))
                 while let row = try rows.next() {
                     let post = Self.post(from: row)
                     result[post.postId] = post
