@@ -38,14 +38,7 @@ struct KeywordPageWriter: Sendable {
             var digest = base
             digest.add("keyword")
             digest.add(keyword.text)
-            digest.add(page.archivePage)
-            for number in listing.window(around: page.archivePage) { digest.add(number) }
-            if let archivePage = page.archivePage {
-                digest.add(archivePage + 1 < listing.archivePageCount)
-            } else {
-                digest.add(results.postIds.count)
-                digest.add(listing.archivePageCount)
-            }
+            listing.addPager(of: page.archivePage, to: &digest)
             for index in page.range {
                 digest.add(results.postIds[index])
                 digest.add(results.hashes[index])
@@ -63,31 +56,25 @@ struct KeywordPageWriter: Sendable {
             do { posts = try store.posts(ids: batch.flatMap { results.postIds[$0.range] }) } catch {
                 throw BuildError(phase: .store, underlying: error, location: "keyword \(keyword.text)")
             }
-            let errors = ErrorSlots(count: batch.count)
-            DispatchQueue.concurrentPerform(iterations: batch.count) { item in
+            _ = try concurrentMap(batch.count) { item in
                 let page = batch[item]
-                do {
-                    let rows = results.postIds[page.range].compactMap { posts[$0] }.map { row(for: $0, highlighter: highlighter) }
-                    let context: [String: Any] = [
-                        "t": strings.table,
-                        "keyword": keyword.text,
-                        "count": results.postIds.count,
-                        "countLabel": page.archivePage == nil
-                            ? strings["keywordCount"].replacingOccurrences(of: "{count}", with: String(results.postIds.count)) : "",
-                        "isFront": page.archivePage == nil,
-                        "hasPosts": !results.postIds.isEmpty,
-                        "posts": rows,
-                        "pager": pages.pager(listing, page: page.archivePage) { Self.fileName(slug: keyword.slug, archivePage: $0) },
-                        "searchHref": "../search.html?q=" + Self.queryValue(keyword.text) + "&target=all",
-                    ]
-                    let html = try renderer.renderPage(
-                        template: "keyword", context: context, relativeRoot: "../", title: pages.listingTitle(title, archivePage: page.archivePage))
-                    try output.write(html, to: "keywords/" + Self.fileName(slug: keyword.slug, archivePage: page.archivePage))
-                } catch {
-                    errors.set(item, error)
-                }
+                let rows = results.postIds[page.range].compactMap { posts[$0] }.map { row(for: $0, highlighter: highlighter) }
+                let context: [String: Any] = [
+                    "t": strings.table,
+                    "keyword": keyword.text,
+                    "count": results.postIds.count,
+                    "countLabel": page.archivePage == nil
+                        ? strings["keywordCount"].replacingOccurrences(of: "{count}", with: String(results.postIds.count)) : "",
+                    "isFront": page.archivePage == nil,
+                    "hasPosts": !results.postIds.isEmpty,
+                    "posts": rows,
+                    "pager": pages.pager(listing, page: page.archivePage) { Self.fileName(slug: keyword.slug, archivePage: $0) },
+                    "searchHref": "../search.html?q=" + Self.queryValue(keyword.text) + "&target=all",
+                ]
+                let html = try renderer.renderPage(
+                    template: "keyword", context: context, relativeRoot: "../", title: pages.listingTitle(title, archivePage: page.archivePage))
+                try output.write(html, to: "keywords/" + Self.fileName(slug: keyword.slug, archivePage: page.archivePage))
             }
-            try errors.throwFirst()
         }
         return keywordPages.count
     }

@@ -99,21 +99,16 @@ struct SearchBlockPass {
                 return SearchDocument(post: post, boardName: names[post.boardId] ?? "", anonymousLabel: anonymousLabel)
             }
         }
-        let results = EncodedBlocks(count: work.count)
         let configuration = self.configuration
         let ids = pending.map(\.id)
-        DispatchQueue.concurrentPerform(iterations: work.count) { index in
-            results.set(
-                index,
-                Result {
-                    (
-                        try SearchBlockEncoder(configuration: configuration).encode(work[index], blockId: ids[index]),
-                        KeywordSelector.frequency(of: work[index])
-                    )
-                })
+        let results = try concurrentMap(work.count) { index in
+            (
+                try SearchBlockEncoder(configuration: configuration).encode(work[index], blockId: ids[index]),
+                KeywordSelector.frequency(of: work[index])
+            )
         }
         for (index, block) in pending.enumerated() {
-            let (encoded, terms) = try results.get(index)
+            let (encoded, terms) = results[index]
             for path in encoded.files.keys.sorted() {
                 guard let data = encoded.files[path] else { continue }
                 if data.count > configuration.maximumFileBytes {
@@ -136,23 +131,5 @@ struct SearchBlockPass {
             blocks.append(SearchPhase.Block(id: block.id, digest: block.digest, record: record, kept: false))
         }
         pending.removeAll()
-    }
-}
-
-/// Blocks encoded on several threads, collected by index.
-private final class EncodedBlocks: @unchecked Sendable {
-    typealias Value = (SearchBlockEncoder.EncodedBlock, [String: Int])
-    private let lock = NSLock()
-    private var results: [Result<Value, any Error>?]
-
-    init(count: Int) { results = Array(repeating: nil, count: count) }
-
-    func set(_ index: Int, _ result: Result<Value, any Error>) {
-        lock.withLock { results[index] = result }
-    }
-
-    func get(_ index: Int) throws -> Value {
-        guard let result = lock.withLock({ results[index] }) else { preconditionFailure("block \(index) was not encoded") }
-        return try result.get()
     }
 }

@@ -32,17 +32,15 @@ public struct SearchIndexBuilder: Sendable {
     /// keyword pages list what the search page finds) and writes them into the manifest.
     func makeSearchIndex(for documents: [SearchDocument], keywords: (SearchIndexReader) throws -> [SearchKeywordLink]) throws -> [String: Data] {
         let blocks = Self.blocks(of: documents, size: configuration.blockSize)
-        let results = SearchBlockResults(count: blocks.count)
         let configuration = self.configuration
-        DispatchQueue.concurrentPerform(iterations: blocks.count) { index in
-            let block = blocks[index]
-            results.set(index, Result { try SearchBlockEncoder(configuration: configuration).encode(block.documents, blockId: block.id) })
+        let encodedBlocks = try concurrentMap(blocks.count) { index in
+            try SearchBlockEncoder(configuration: configuration).encode(blocks[index].documents, blockId: blocks[index].id)
         }
         var files: [String: Data] = [:]
         var entries: [ManifestBlock] = []
         var directory = SearchDirectory()
         for (index, block) in blocks.enumerated() {
-            let encoded = try results.get(index)
+            let encoded = encodedBlocks[index]
             files.merge(encoded.files) { first, _ in first }
             entries.append(ManifestBlock(id: block.id, count: block.documents.count, postingBuckets: encoded.postingBuckets))
             directory.add(encoded.tokens, block: Self.blockNumber(block.id))
@@ -134,26 +132,5 @@ public struct SearchKeywordLink: Sendable, Equatable {
         self.keyword = keyword
         self.path = path
         self.count = count
-    }
-}
-
-/// Collects the blocks encoded on several threads, in block order.
-private final class SearchBlockResults: @unchecked Sendable {
-    private let lock = NSLock()
-    private var results: [Result<SearchBlockEncoder.EncodedBlock, any Error>?]
-
-    init(count: Int) { results = Array(repeating: nil, count: count) }
-
-    func set(_ index: Int, _ result: Result<SearchBlockEncoder.EncodedBlock, any Error>) {
-        lock.lock()
-        results[index] = result
-        lock.unlock()
-    }
-
-    func get(_ index: Int) throws -> SearchBlockEncoder.EncodedBlock {
-        lock.lock()
-        defer { lock.unlock() }
-        guard let result = results[index] else { preconditionFailure("block \(index) was not encoded") }
-        return try result.get()
     }
 }

@@ -82,24 +82,19 @@ extension SearchPhase {
         let slugs = keywords.map(\.slug)
         let work = blocks.indices.filter { index in slugs.contains { blocks[index].record.matches[$0] == nil } }
         let snapshot = blocks
-        let found = MatchSlots(count: work.count)
-        DispatchQueue.concurrentPerform(iterations: work.count) { item in
+        let found = try concurrentMap(work.count) { item in
             let block = snapshot[work[item]]
-            found.set(
-                item,
-                Result {
-                    let reader = try SearchIndexReader(load: { path in
-                        path == SearchIndexBuilder.manifestPath ? provisionalManifest : output.currentContents(of: path)
-                    })
-                    var matches: [String: [Int]] = [:]
-                    for keyword in keywords where block.record.matches[keyword.slug] == nil {
-                        matches[keyword.slug] = try reader.positions(matching: keyword.text, target: .all, inBlock: block.id)
-                    }
-                    return matches
-                })
+            let reader = try SearchIndexReader(load: { path in
+                path == SearchIndexBuilder.manifestPath ? provisionalManifest : output.currentContents(of: path)
+            })
+            var matches: [String: [Int]] = [:]
+            for keyword in keywords where block.record.matches[keyword.slug] == nil {
+                matches[keyword.slug] = try reader.positions(matching: keyword.text, target: .all, inBlock: block.id)
+            }
+            return matches
         }
         for (item, index) in work.enumerated() {
-            for (slug, positions) in try found.get(item) { blocks[index].record.matches[slug] = positions }
+            for (slug, positions) in found[item] { blocks[index].record.matches[slug] = positions }
         }
         for index in blocks.indices {
             blocks[index].record.matches = blocks[index].record.matches.filter { slugs.contains($0.key) }
@@ -108,22 +103,5 @@ extension SearchPhase {
             let path = SearchBlockRecord.recordPath(of: blocks[index].id)
             if try output.needsRendering(path, digest: digest) { try output.write(blocks[index].record.encoded(), to: path) }
         }
-    }
-}
-
-/// Keyword matches found on several threads, collected by item.
-private final class MatchSlots: @unchecked Sendable {
-    private let lock = NSLock()
-    private var results: [Result<[String: [Int]], any Error>?]
-
-    init(count: Int) { results = Array(repeating: nil, count: count) }
-
-    func set(_ index: Int, _ result: Result<[String: [Int]], any Error>) {
-        lock.withLock { results[index] = result }
-    }
-
-    func get(_ index: Int) throws -> [String: [Int]] {
-        guard let result = lock.withLock({ results[index] }) else { preconditionFailure("item \(index) was not searched") }
-        return try result.get()
     }
 }

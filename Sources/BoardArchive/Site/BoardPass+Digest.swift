@@ -21,16 +21,7 @@ extension BoardPass {
         digest.add("board")
         digest.add(board.boardId)
         digest.add(board.displayName)
-        digest.add(archivePage)
-        let count = listing.archivePageCount
-        // What the pager shows: the window, and whether newer / older pages exist.
-        for number in listing.window(around: archivePage) { digest.add(number) }
-        if let archivePage {
-            digest.add(archivePage + 1 < count)
-        } else {
-            digest.add(listing.totalCount)
-            digest.add(count)
-        }
+        listing.addPager(of: archivePage, to: &digest)
         digest.add(rows.count)
         for row in rows { Self.addRow(row, clock: pages.clock, to: &digest) }
         return digest
@@ -61,23 +52,5 @@ extension BoardPass {
         digest.add(job.replies.count)
         for reply in job.replies { Self.addRow(reply, clock: pages.clock, to: &digest) }
         return digest
-    }
-}
-
-/// The errors of work items run in parallel, kept by item so the first in item order is reported.
-final class ErrorSlots: @unchecked Sendable {
-    private let lock = NSLock()
-    private var errors: [Int: any Error] = [:]
-
-    init(count: Int) {}
-
-    func set(_ index: Int, _ error: any Error) {
-        lock.withLock { errors[index] = error }
-    }
-
-    /// Throws the error of the lowest item, if any failed.
-    func throwFirst() throws {
-        let first = lock.withLock { errors.keys.min().flatMap { errors[$0] } }
-        if let first { throw first }
     }
 }

@@ -162,11 +162,7 @@ struct BoardPass: Sendable {
     /// Renders `jobs` on every core; the first error (in job order) is thrown.
     private func render(_ jobs: [Job], listing: ListingPages) throws {
         guard !jobs.isEmpty else { return }
-        let errors = ErrorSlots(count: jobs.count)
-        DispatchQueue.concurrentPerform(iterations: jobs.count) { index in
-            do { try perform(jobs[index], listing: listing) } catch { errors.set(index, error) }
-        }
-        try errors.throwFirst()
+        _ = try concurrentMap(jobs.count) { index in try perform(jobs[index], listing: listing) }
     }
 
     private func perform(_ job: Job, listing: ListingPages) throws {

@@ -61,6 +61,19 @@ public struct ListingPages: Sendable, Equatable {
         page.map { "page-\($0 + 2).html" } ?? "index.html"
     }
 
+    /// Adds what the pager and header of `page` (nil: the front page) show to `digest`: the page, its numbered
+    /// window, whether a newer archive page exists, and on the front page the total and the number of archive pages.
+    public func addPager(of page: Int?, to digest: inout BuildDigest) {
+        digest.add(page)
+        for number in window(around: page) { digest.add(number) }
+        if let page {
+            digest.add(page + 1 < archivePageCount)
+        } else {
+            digest.add(totalCount)
+            digest.add(archivePageCount)
+        }
+    }
+
     /// The archive pages the pager shows around `page` (nil: the front page), newest first: at most `width`.
     ///
     /// The window depends on ``archivePageCount`` only near the newest end, so older pages keep their pager.

@@ -52,10 +52,7 @@ final class SiteOutput: @unchecked Sendable {
             }
             let kind = Self.kind(of: relativePath)
             report.files[kind, default: 0] += 1
-            if previousDirectory != nil, previousManifest.digests[relativePath] == digest {
-                report.unchanged += 1
-                return false
-            }
+            if previousDirectory != nil, previousManifest.digests[relativePath] == digest { return false }
             report.rendered += 1
             return true
         }
@@ -101,10 +98,7 @@ final class SiteOutput: @unchecked Sendable {
                 throw BuildError(phase: .publish, reason: .invalidOutputPath(relativePath), location: stagingDirectory.path)
             }
         }
-        if let previous = previousDirectory, Self.file(at: previous.appendingPathComponent(relativePath), holds: data) {
-            lock.withLock { report.unchanged += 1 }
-            return
-        }
+        if let previous = previousDirectory, Self.file(at: previous.appendingPathComponent(relativePath), holds: data) { return }
         try makeFolder(of: relativePath)
         let destination = stagingDirectory.appendingPathComponent(relativePath)
         do {
@@ -139,7 +133,7 @@ final class SiteOutput: @unchecked Sendable {
     var currentReport: BuildReport {
         lock.withLock {
             var report = report
-            // A declared file that was rendered but kept because its bytes were equal counts once, as unchanged.
+            // Every declared file not written is kept as it was: unchanged inputs, or rendered to the same bytes.
             report.unchanged = produced.count - report.written
             return report
         }

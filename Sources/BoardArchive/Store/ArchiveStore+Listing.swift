@@ -57,11 +57,10 @@ extension ArchiveStore {
     public func posts(ids: [Int]) throws -> [Int: Post] {
         try read { db in
             var result: [Int: Post] = [:]
-            for start in stride(from: 0, to: ids.count, by: 500) {
-                let chunk = Array(ids[start..<min(ids.count, start + 500)])
-                let placeholders = "(" + Array(repeating: "?", count: chunk.count).joined(separator: ",") + ")"
+            for chunk in ListingLookup.chunks(of: ids) {
                 let rows = try Row.fetchCursor(
-                    db, sql: "SELECT \(Self.listedColumns), contents FROM post WHERE postId IN \(placeholders)", arguments: StatementArguments(chunk))
+                    db, sql: "SELECT \(Self.listedColumns), contents FROM post WHERE postId IN \(ListingLookup.placeholders(chunk.count))",
+                    arguments: StatementArguments(chunk))
                 while let row = try rows.next() {
                     let post = Self.post(from: row)
                     result[post.postId] = post
@@ -146,11 +145,13 @@ public struct ListingLookup {
         return result
     }
 
-    private static func chunks(of ids: [Int]) -> [[Int]] {
+    /// `ids` in runs of at most 500, SQLite's comfortable number of bound parameters.
+    static func chunks(of ids: [Int]) -> [[Int]] {
         stride(from: 0, to: ids.count, by: 500).map { Array(ids[$0..<min(ids.count, $0 + 500)]) }
     }
 
-    private static func placeholders(_ count: Int) -> String {
+    /// `(?,?,…)` with `count` parameters.
+    static func placeholders(_ count: Int) -> String {
         "(" + Array(repeating: "?", count: count).joined(separator: ",") + ")"
     }
 }
