@@ -31,4 +31,50 @@ import Testing
         #expect(TextHighlighter(query: "부산").snippet(of: text) == nil)
         #expect(TextHighlighter(query: "짧은").snippet(of: "짧은 글")?.map(\.text) == ["짧은", " 글"])
     }
+
+    /// Random text over ASCII, Hangul syllables and clusters the fast path must leave to `Character`: combining
+    /// marks after ASCII letters, CR LF, decomposed Hangul, full-width Latin, ligatures, emoji with modifiers.
+    static func randomText(_ seed: inout UInt64, length: Int) -> String {
+        let pieces = [
+            "a", "B", "z", "Q", " ", "  ", "\t", "\n", "\r", "\r\n", "서", "울", "시", "청", "가", "<", "&", "\"", "'", ".",
+            "\u{301}", "e\u{301}", "ᄀ", "ᅡ", "ᆨ", "Ａ", "ﬁ", "👍🏻", "🇰🇷", "\u{200D}", "ß", "İ", "\u{0}", "한\u{11A8}",
+        ]
+        var text = ""
+        for _ in 0..<length {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            text += pieces[Int((seed >> 33) % UInt64(pieces.count))]
+        }
+        return text
+    }
+
+    @Test func theByteFastPathCutsAndNormalisesAsCharactersDo() {
+        var seed: UInt64 = 42
+        for round in 0..<400 {
+            let text = Self.randomText(&seed, length: round % 60)
+            let fast = ClusteredText(text)
+            #expect(fast == ClusteredText(text, characterByCharacter: true), "text \(Array(text.unicodeScalars))")
+            #expect(fast.count == text.count)
+            #expect(String(decoding: fast.utf8, as: UTF8.self) == text)
+        }
+    }
+
+    @Test func aSnippetFromThePrefixEqualsOneFromTheWholeText() {
+        var seed: UInt64 = 7
+        for round in 0..<200 {
+            // Long texts with the words placed near the 4 KB cut, to catch a match crossing it or a short excerpt.
+            let filler = String(repeating: "서울 가나 ", count: 400 + round % 40)
+            let text = Self.randomText(&seed, length: 20) + filler + "시청b" + Self.randomText(&seed, length: 200)
+            for query in ["시청", "울 가", "청b", "zz", "b 울"] {
+                let highlighter = TextHighlighter(query: query)
+                #expect(highlighter.snippet(of: text, prefix: 4096) == highlighter.snippet(of: text, prefix: nil), "query \(query) round \(round)")
+                #expect(highlighter.snippet(of: text, prefix: 300) == highlighter.snippet(of: text, prefix: nil), "query \(query) round \(round)")
+                #expect(highlighter.snippet(in: ClusteredText(text)) == highlighter.snippet(of: text, prefix: nil), "query \(query) round \(round)")
+            }
+        }
+    }
+
+    @Test func htmlEscapesEveryMarkupByte() {
+        let parts = [TextHighlighter.Part(text: "<a href=\"x\">'&", marked: false), TextHighlighter.Part(text: "\"\u{301}<", marked: true)]
+        #expect(TextHighlighter.html(of: parts) == "&lt;a href=&quot;x&quot;&gt;&#39;&amp;<mark>&quot;\u{301}&lt;</mark>")
+    }
 }

@@ -74,4 +74,12 @@ import Testing
         #expect(try reader.search("끝말", target: .contents).hits.map(reader.postId(of:)) == [2, 1])
         #expect(try reader.search("잇기 quote", target: .all).hits.map(reader.postId(of:)) == [1])
     }
+
+    @Test func aTextCostsWhatItsCodePointsCost() {
+        var seed: UInt64 = 5
+        for round in 0..<300 {
+            let text = SearchHighlighterTests.randomText(&seed, length: round % 50) + (round % 3 == 0 ? "\u{2028}x\u{2029}\\\u{7F}" : "")
+            #expect(SearchBlockEncoder.literalCost(of: text) == text.unicodeScalars.reduce(0) { $0 + SearchBlockEncoder.literalCost(of: $1) })
+        }
+    }
 }

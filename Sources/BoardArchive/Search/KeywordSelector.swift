@@ -31,14 +31,112 @@ struct KeywordSelector {
         var frequency: [String: Int] = [:]
         for document in documents {
             var terms = Set<String>()
-            for text in [document.title, document.contents] {
-                for word in TextNormalizer.queryWords(text) {
-                    if let term = term(of: word) { terms.insert(term) }
-                }
-            }
+            addTerms(of: document.title, to: &terms)
+            addTerms(of: document.contents, to: &terms)
             for term in terms { frequency[term, default: 0] += 1 }
         }
         return frequency
+    }
+
+    /// Adds the terms of the words of `text` to `terms`: what `term(of:)` gives for each of
+    /// `TextNormalizer.queryWords(text)`, with words of ASCII and Hangul syllables (most words) read from the bytes.
+    static func addTerms(of text: String, to terms: inout Set<String>, byteFastPath: Bool = true) {
+        guard byteFastPath else {
+            for word in TextNormalizer.queryWords(text) {
+                if let term = term(of: word) { terms.insert(term) }
+            }
+            return
+        }
+        var text = text
+        text.withUTF8 { bytes in
+            var start = 0
+            var offset = 0
+            var simple = true
+            func finish(_ end: Int) {
+                guard end > start else { return }
+                let word = UnsafeBufferPointer(rebasing: bytes[start..<end])
+                if simple {
+                    if let term = simpleTerm(of: word) { terms.insert(term) }
+                } else if let term = term(of: String(decoding: word, as: UTF8.self)) {
+                    terms.insert(term)
+                }
+            }
+            while offset < bytes.count {
+                let byte = bytes[offset]
+                if byte == 0x20 || (0x09...0x0D).contains(byte) {
+                    finish(offset)
+                    offset += 1
+                    start = offset
+                    simple = true
+                } else if byte < 0x80 {
+                    offset += 1
+                } else {
+                    let length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : 2
+                    let value = decode(bytes, at: offset, length: length)
+                    if TextNormalizer.isWhitespace(Unicode.Scalar(value) ?? " ") {
+                        finish(offset)
+                        offset += length
+                        start = offset
+                        simple = true
+                        continue
+                    }
+                    if !(0xAC00...0xD7A3).contains(value) { simple = false }
+                    offset += length
+                }
+            }
+            finish(bytes.count)
+        }
+    }
+
+    /// `term(of:)` for a word of ASCII and precomposed Hangul syllables, from its bytes: trims ASCII punctuation and
+    /// symbols, lowers ASCII letters, drops one particle from an all-Hangul word.
+    private static func simpleTerm(of word: UnsafeBufferPointer<UInt8>) -> String? {
+        func isTrimmed(_ byte: UInt8) -> Bool {
+            (0x21...0x2F).contains(byte) || (0x3A...0x40).contains(byte) || (0x5B...0x60).contains(byte) || (0x7B...0x7E).contains(byte)
+        }
+        var low = 0
+        var high = word.count
+        while low < high, isTrimmed(word[low]) { low += 1 }
+        while high > low, isTrimmed(word[high - 1]) { high -= 1 }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(high - low)
+        var scalars = 0
+        var hasLetter = false
+        var allHangul = true
+        var index = low
+        while index < high {
+            let byte = word[index]
+            if byte < 0x80 {
+                let isLetter = (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+                guard isLetter || (0x30...0x39).contains(byte) else { return nil }
+                hasLetter = hasLetter || isLetter
+                allHangul = false
+                bytes.append((0x41...0x5A).contains(byte) ? byte + 32 : byte)
+                index += 1
+            } else {
+                hasLetter = true
+                bytes.append(contentsOf: word[index..<(index + 3)])
+                index += 3
+            }
+            scalars += 1
+        }
+        var term = String(decoding: bytes, as: UTF8.self)
+        if allHangul && scalars > 0 {
+            for particle in particles where term.hasSuffix(particle) && scalars - particle.unicodeScalars.count >= 2 {
+                term = String(term.unicodeScalars.dropLast(particle.unicodeScalars.count))
+                scalars -= particle.unicodeScalars.count
+                break
+            }
+        }
+        guard scalars >= 2, hasLetter, !stopWords.contains(term) else { return nil }
+        return term
+    }
+
+    private static func decode(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int, length: Int) -> UInt32 {
+        guard offset + length <= bytes.count else { return 0xFFFD }
+        var value = UInt32(bytes[offset]) & (length == 2 ? 0x1F : length == 3 ? 0x0F : 0x07)
+        for index in 1..<length { value = value << 6 | (UInt32(bytes[offset + index]) & 0x3F) }
+        return value
     }
 
     /// The `count` most frequent terms of `frequency`, ties by code points.

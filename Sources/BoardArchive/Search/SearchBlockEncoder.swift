@@ -117,6 +117,8 @@ struct SearchBlockEncoder {
 
     /// Cuts `text` into pieces whose escaped size in a shard stays within `limit` bytes.
     static func pieces(of text: String, limit: Int) -> [(text: String, bytes: Int)] {
+        let whole = literalCost(of: text)
+        if whole <= limit { return [(text, whole)] }
         var pieces: [(text: String, bytes: Int)] = []
         var current = String.UnicodeScalarView()
         var bytes = 0
@@ -132,6 +134,23 @@ struct SearchBlockEncoder {
         }
         pieces.append((String(current), bytes))
         return pieces
+    }
+
+    /// The bytes `text` takes inside a JSON string inside a single-quoted JavaScript literal, summed over its UTF-8.
+    static func literalCost(of text: String) -> Int {
+        var cost = 0
+        var previous: (UInt8, UInt8) = (0, 0)
+        for byte in text.utf8 {
+            if byte < 0x80 {
+                cost += literalCost(of: Unicode.Scalar(byte))
+            } else {
+                cost += 1
+                // U+2028 and U+2029 (E2 80 A8 and E2 80 A9) are escaped as \uXXXX: 6 bytes plus 1, not 3.
+                if (byte == 0xA8 || byte == 0xA9) && previous == (0xE2, 0x80) { cost += 4 }
+            }
+            previous = (previous.1, byte)
+        }
+        return cost
     }
 
     /// The bytes one code point takes inside a JSON string inside a single-quoted JavaScript literal.

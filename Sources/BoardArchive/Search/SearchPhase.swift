@@ -121,10 +121,8 @@ struct SearchPhase: Sendable {
             scripts: ["assets/search.js"])
         try output.write(searchHTML, to: SitePaths.search)
         let writer = KeywordPageWriter(pages: pages, strings: strings, boardNames: names)
-        for keyword in keywords {
-            let results = KeywordResults(keyword: keyword, blocks: matched)
-            report.keywordPages += try writer.writePages(of: results, store: store, renderer: renderer, output: output, base: digestBase)
-        }
+        report.keywordPages += try writer.writePages(
+            of: keywords, blocks: matched, store: store, renderer: renderer, output: output, base: digestBase)
         let index = writer.indexContext(zip(keywords, counts).map { ($0.text, $0.slug, $1) })
         try output.write(
             try renderer.renderPage(template: "keyword-index", context: index, relativeRoot: "../", title: strings["keywordsTitle"]),

@@ -101,11 +101,9 @@ struct SitePublisher: Sendable {
             discard(staging)
             return report
         }
-        do {
-            try manifestData.write(to: staging.appendingPathComponent(SiteManifest.fileName))
-        } catch {
-            throw BuildError(phase: .publish, underlying: error, location: staging.path)
-        }
+        try SiteOutput.writeFile(manifestData, to: staging.appendingPathComponent(SiteManifest.fileName))
+        // Files are written without a sync each; one sync puts them all on disk before anything is published.
+        sync()
         guard previous != nil else {
             try swap(staging)
             return report

@@ -1,0 +1,155 @@
+/// Text as UTF-8 bytes cut into grapheme clusters, with each cluster's normal form (``TextNormalizer``) next to it:
+/// what ``TextHighlighter`` matches on and marks.
+///
+/// A cluster made of one code point that is ASCII or a precomposed Hangul syllable, followed by another such code
+/// point (or the end), is a cluster on its own (Unicode's grapheme rules join such a pair only as CR LF) whose normal
+/// form is its bytes with ASCII letters lowered. Those clusters — nearly all of a Korean or English post — are cut and
+/// normalised from the bytes directly; any other cluster goes through `Character` and ``TextNormalizer``, as before.
+/// `SearchHighlighterTests` checks both ways agree on random text.
+struct ClusteredText: Equatable {
+    /// The original text's UTF-8.
+    private(set) var utf8: [UInt8] = []
+    /// Where each cluster starts in ``utf8``, then `utf8.count`.
+    private(set) var bounds: [Int] = [0]
+    /// The normal form of every cluster, one after another.
+    private(set) var normalized: [UInt8] = []
+    /// Where each cluster's normal form starts in ``normalized``, then `normalized.count`.
+    private(set) var normalizedBounds: [Int] = [0]
+
+    /// The number of clusters.
+    var count: Int { bounds.count - 1 }
+
+    /// An empty text.
+    init() {}
+
+    /// Whether clusters were left out at the end (the text is longer than the `prefix` it was cut with).
+    private(set) var isTruncated = false
+
+    /// `text`, cut and normalised; only its clusters that start within its first `prefix` bytes when `prefix`
+    /// is given. `characterByCharacter` forces the slow path for every cluster (for tests).
+    init(_ text: String, prefix: Int? = nil, characterByCharacter: Bool = false) {
+        let bytes = Array(text.utf8)
+        utf8.reserveCapacity(bytes.count)
+        normalized.reserveCapacity(bytes.count)
+        bounds.reserveCapacity(bytes.count / 2 + 1)
+        normalizedBounds.reserveCapacity(bytes.count / 2 + 1)
+        var offset = 0
+        while offset < bytes.count {
+            if let prefix, offset >= prefix {
+                isTruncated = true
+                break
+            }
+            if !characterByCharacter, let length = Self.fastScalarLength(bytes, at: offset) {
+                let next = offset + length
+                if next == bytes.count || Self.fastScalarLength(bytes, at: next) != nil {
+                    let end = bytes[offset] == 0x0D && next < bytes.count && bytes[next] == 0x0A ? next + 1 : next
+                    append(cluster: bytes[offset..<end], normalized: nil)
+                    offset = end
+                    continue
+                }
+            }
+            let index = text.utf8.index(text.utf8.startIndex, offsetBy: offset)
+            let character = text[index]
+            let length = character.utf8.count
+            var folded: [UInt8] = []
+            TextHighlighter.appendNormalized(character, to: &folded)
+            append(cluster: bytes[offset..<(offset + length)], normalized: folded)
+            offset += length
+        }
+    }
+
+    /// Appends one cluster: its bytes and its normal form (nil: the bytes with ASCII letters lowered).
+    mutating func append(cluster bytes: ArraySlice<UInt8>, normalized folded: [UInt8]?) {
+        utf8.append(contentsOf: bytes)
+        bounds.append(utf8.count)
+        if let folded {
+            normalized.append(contentsOf: folded)
+        } else {
+            for byte in bytes { normalized.append((0x41...0x5A).contains(byte) ? byte + 32 : byte) }
+        }
+        normalizedBounds.append(normalized.count)
+    }
+
+    /// Appends cluster `index` of `other`, normal form included.
+    mutating func append(clusterAt index: Int, of other: ClusteredText) {
+        utf8.append(contentsOf: other.utf8[other.bounds[index]..<other.bounds[index + 1]])
+        bounds.append(utf8.count)
+        normalized.append(contentsOf: other.normalized[other.normalizedBounds[index]..<other.normalizedBounds[index + 1]])
+        normalizedBounds.append(normalized.count)
+    }
+
+    /// The original text of clusters `range`.
+    func text(_ range: Range<Int>) -> String {
+        String(decoding: utf8[bounds[range.lowerBound]..<bounds[range.upperBound]], as: UTF8.self)
+    }
+
+    /// Whether cluster `index` is whitespace as `Character.isWhitespace` says.
+    func isWhitespace(_ index: Int) -> Bool {
+        let start = bounds[index]
+        let end = bounds[index + 1]
+        if end - start == 1 || (end - start == 2 && utf8[start] == 0x0D && utf8[start + 1] == 0x0A) {
+            return utf8[start] == 0x20 || (0x09...0x0D).contains(utf8[start])
+        }
+        return Character(text(index..<(index + 1))).isWhitespace
+    }
+
+    /// The cluster whose normal form holds byte `offset` of ``normalized``.
+    func cluster(holding offset: Int) -> Int {
+        // The last cluster starting at or before `offset` (clusters with an empty normal form start where the next does).
+        var low = 0
+        var high = count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if normalizedBounds[middle] <= offset { low = middle } else { high = middle - 1 }
+        }
+        return low
+    }
+
+    /// The cluster ranges of every occurrence of every needle in the normal form, sorted; overlapping ranges merge,
+    /// adjacent ones stay apart (one `<mark>` per occurrence).
+    func matchRanges(of needles: [[UInt8]]) -> [Range<Int>] {
+        var ranges: [Range<Int>] = []
+        normalized.withUnsafeBufferPointer { hay in
+            for needle in needles where !needle.isEmpty && needle.count <= hay.count {
+                let first = needle[0]
+                var at = 0
+                while at + needle.count <= hay.count {
+                    if hay[at] == first && needle.withUnsafeBufferPointer({ Self.equal(hay, at, $0) }) {
+                        ranges.append(cluster(holding: at)..<(cluster(holding: at + needle.count - 1) + 1))
+                        at += needle.count
+                    } else {
+                        at += 1
+                    }
+                }
+            }
+        }
+        ranges.sort { $0.lowerBound < $1.lowerBound }
+        var merged: [Range<Int>] = []
+        for range in ranges {
+            if let last = merged.last, range.lowerBound < last.upperBound {
+                merged[merged.count - 1] = last.lowerBound..<max(last.upperBound, range.upperBound)
+            } else {
+                merged.append(range)
+            }
+        }
+        return merged
+    }
+
+    private static func equal(_ hay: UnsafeBufferPointer<UInt8>, _ at: Int, _ needle: UnsafeBufferPointer<UInt8>) -> Bool {
+        var offset = 1
+        while offset < needle.count {
+            if hay[at + offset] != needle[offset] { return false }
+            offset += 1
+        }
+        return true
+    }
+
+    /// The UTF-8 length of the code point at `offset` when it is ASCII or a precomposed Hangul syllable, else nil.
+    private static func fastScalarLength(_ bytes: [UInt8], at offset: Int) -> Int? {
+        let lead = bytes[offset]
+        if lead < 0x80 { return 1 }
+        guard (0xEA...0xED).contains(lead), offset + 2 < bytes.count else { return nil }
+        let value = (UInt32(lead & 0x0F) << 12) | (UInt32(bytes[offset + 1] & 0x3F) << 6) | UInt32(bytes[offset + 2] & 0x3F)
+        return (0xAC00...0xD7A3).contains(value) ? 3 : nil
+    }
+}
