@@ -34,6 +34,7 @@ struct TemplateRenderer: Sendable {
             throw BuildError(phase: .templates, reason: .templatesDirectoryNotFound, location: directory.path)
         }
         let files = try templateFiles(in: directory)
+        _ = HTMLEscaping.registered
         var library = MustacheLibrary()
         var sources: [(name: String, text: String)] = []
         for name in files {
@@ -45,11 +46,11 @@ struct TemplateRenderer: Sendable {
                 throw BuildError(phase: .templates, underlying: error, location: location)
             }
             do {
-                library.register(try MustacheTemplate(string: text), named: name)
+                library.register(try MustacheTemplate(string: HTMLEscaping.pragmaLine + text), named: name)
             } catch let error as MustacheTemplate.ParserError {
                 throw BuildError(
                     phase: .templates, reason: .templateSyntax(describe(error.error)),
-                    location: "\(location):\(error.context.lineNumber):\(error.context.columnNumber)")
+                    location: "\(location):\(error.context.lineNumber - 1):\(error.context.columnNumber)")
             } catch {
                 throw BuildError(phase: .templates, underlying: error, location: location)
             }

@@ -11,6 +11,7 @@ struct KeywordSelector {
         "에서", "으로", "까지", "부터", "에게", "께서", "한테", "처럼", "보다", "마다",
         "은", "는", "이", "가", "을", "를", "에", "의", "도", "로", "와", "과", "만",
     ]
+    private static let particleBytes = particles.map { Array($0.utf8) }
     static let stopWords: Set<String> = [
         "그리고", "그러나", "하지만", "그래서", "그런데", "또한", "있는", "있다", "있습니다", "없습니다", "합니다", "입니다", "했습니다",
         "됩니다", "하는", "하고", "해서", "대한", "위해", "위한", "이번", "저희", "우리", "그냥", "정말", "너무", "같은", "이런",
@@ -120,14 +121,15 @@ struct KeywordSelector {
             }
             scalars += 1
         }
-        var term = String(decoding: bytes, as: UTF8.self)
         if allHangul && scalars > 0 {
-            for particle in particles where term.hasSuffix(particle) && scalars - particle.unicodeScalars.count >= 2 {
-                term = String(term.unicodeScalars.dropLast(particle.unicodeScalars.count))
-                scalars -= particle.unicodeScalars.count
+            // Syllables are 3 bytes each, and so are the particles' (no syllable is a suffix of another's bytes).
+            for particle in particleBytes where bytes.count - particle.count >= 6 && bytes.suffix(particle.count).elementsEqual(particle) {
+                bytes.removeLast(particle.count)
+                scalars -= particle.count / 3
                 break
             }
         }
+        let term = String(decoding: bytes, as: UTF8.self)
         guard scalars >= 2, hasLetter, !stopWords.contains(term) else { return nil }
         return term
     }

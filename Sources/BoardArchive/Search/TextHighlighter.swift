@@ -86,22 +86,11 @@ struct TextHighlighter: Sendable {
     /// `parts` as HTML: text escaped as Mustache's `{{x}}` escapes it (every `&`, `<`, `>`, `"` and `'`, also one
     /// a combining mark follows), matches in `<mark>`.
     static func html(of parts: [Part]) -> String {
-        var html: [UInt8] = []
+        var html = ""
         for part in parts {
-            if part.marked { html.append(contentsOf: "<mark>".utf8) }
-            for byte in part.text.utf8 {
-                switch byte {
-                case UInt8(ascii: "&"): html.append(contentsOf: "&amp;".utf8)
-                case UInt8(ascii: "<"): html.append(contentsOf: "&lt;".utf8)
-                case UInt8(ascii: ">"): html.append(contentsOf: "&gt;".utf8)
-                case UInt8(ascii: "\""): html.append(contentsOf: "&quot;".utf8)
-                case UInt8(ascii: "'"): html.append(contentsOf: "&#39;".utf8)
-                default: html.append(byte)
-                }
-            }
-            if part.marked { html.append(contentsOf: "</mark>".utf8) }
+            html += part.marked ? "<mark>" + HTMLEscaping.escape(part.text) + "</mark>" : HTMLEscaping.escape(part.text)
         }
-        return String(decoding: html, as: UTF8.self)
+        return html
     }
 
     /// Appends the normalised UTF-8 of one cluster. Single code points that normalisation leaves alone or only
