@@ -49,7 +49,11 @@ struct PageContext: Sendable {
 
     /// A title that is never blank (a blank link would be invisible).
     func displayTitle(_ post: Post) -> String {
-        post.title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? strings["untitled"] : post.title
+        // Most titles start with a visible ASCII or Hangul character: no need for Foundation's trimming.
+        if let first = post.title.unicodeScalars.first, (0x21..<0x7F).contains(first.value) || (0xAC00...0xD7A3).contains(first.value) {
+            return post.title
+        }
+        return post.title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? strings["untitled"] : post.title
     }
 
     /// A short link to another post: `href`, `title`, `postId`.

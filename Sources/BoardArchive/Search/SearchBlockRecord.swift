@@ -57,7 +57,26 @@ struct SearchBlockRecord: Sendable, Equatable {
         matches = [:]
         let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
         guard lines.first == "v1" else { return nil }
-        func numbers(_ text: Substring) -> [Int] { text.isEmpty ? [] : text.split(separator: ",").compactMap { Int($0) } }
+        func numbers(_ text: Substring) -> [Int] {
+            // Parsed from the bytes: `split` and `Int(_:)` on substrings cost more than the rest of a rebuild.
+            var result: [Int] = []
+            var value = 0
+            var negative = false
+            var digits = 0
+            for byte in text.utf8 {
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                    value = value &* 10 &+ Int(byte - UInt8(ascii: "0"))
+                    digits += 1
+                case UInt8(ascii: "-"): negative = true
+                default:
+                    if digits > 0 { result.append(negative ? -value : value) }
+                    (value, negative, digits) = (0, false, 0)
+                }
+            }
+            if digits > 0 { result.append(negative ? -value : value) }
+            return result
+        }
         for line in lines.dropFirst() {
             let parts = line.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: false)
             guard parts.count == 2 else { continue }

@@ -71,16 +71,17 @@ extension ArchiveStore {
     }
 
     static func listedPost(from row: Row) -> ListedPost {
+        // By position, in the order of `listedColumns` (looking columns up by name cost more than reading them).
         var post = Post(
-            postId: row["postId"], title: row["title"], boardId: row["boardId"], boardDisplayName: row["boardDisplayName"],
-            writer: Writer(displayName: row["writerName"], emailAddress: row["writerEmail"], profileImage: row["writerProfileImage"]),
-            contents: "", createdDateTime: Date(timeIntervalSince1970: TimeInterval(row["createdAt"] as Int64)),
-            viewCount: row["viewCount"], postType: PostType(rawValue: row["postType"]) ?? .normal, isNewPost: row["isNewPost"],
-            hasInlineImage: row["hasInlineImage"], commentsCount: row["commentsCount"], attachmentsCount: row["attachmentsCount"],
-            isAnonymous: row["isAnonymous"], isOwner: row["isOwner"], hasReply: row["hasReply"], parentPostId: row["parentPostId"],
-            hasAttachment: row["hasAttachment"])
-        post.unknownPostType = row["rawPostType"]
-        return ListedPost(post: post, contentHash: row["contentHash"])
+            postId: row[0], title: row[2], boardId: row[1], boardDisplayName: row[3],
+            writer: Writer(displayName: row[4], emailAddress: row[5], profileImage: row[6]),
+            contents: "", createdDateTime: Date(timeIntervalSince1970: TimeInterval(row[7] as Int64)),
+            viewCount: row[8], postType: PostType(rawValue: row[9]) ?? .normal, isNewPost: row[11],
+            hasInlineImage: row[12], commentsCount: row[13], attachmentsCount: row[14],
+            isAnonymous: row[15], isOwner: row[16], hasReply: row[17], parentPostId: row[18],
+            hasAttachment: row[19])
+        post.unknownPostType = row[10]
+        return ListedPost(post: post, contentHash: row[20])
     }
 }
 
