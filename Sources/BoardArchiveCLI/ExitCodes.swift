@@ -32,7 +32,7 @@ enum ExitCodes {
         case let error as CrawlError:
             switch error.reason {
             case .unauthorized, .missingToken, .unexpectedStatus(403, _, _): return unauthorized
-            case .undecodableBody, .undecodableItem: return dataError
+            case .undecodableBody, .undecodableItem, .postInTwoBoards: return dataError
             case .unexpectedStatus, .transport, .notFound: return unavailable
             }
         case is StoreError, is BuildError: return cannotCreate
