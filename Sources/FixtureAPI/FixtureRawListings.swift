@@ -10,10 +10,14 @@ public struct FixtureRawListings: Sendable, Equatable {
     public var boards: [String]
     /// The items of `GET /boards/{boardId}/posts` per board id, in order; a board not in here answers 404.
     public var posts: [Int: [String]]
+    /// When set, every `GET /boards/{boardId}/posts` answers these bytes with `Content-Encoding: gzip` instead (a
+    /// decompression bomb, say).
+    public var gzipPostsBody: Data?
 
-    public init(boards: [String], posts: [Int: [String]]) {
+    public init(boards: [String], posts: [Int: [String]], gzipPostsBody: Data? = nil) {
         self.boards = boards
         self.posts = posts
+        self.gzipPostsBody = gzipPostsBody
     }
 
     /// The envelope of `items` from `offset`, at most `limit` of them, as JSON text.

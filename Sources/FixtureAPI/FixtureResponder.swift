@@ -97,6 +97,11 @@ struct FixtureResponder: HTTPResponder {
             search = FixtureSearch(text: String(text), target: target)
         }
         if let raw = faults.rawListings {
+            if let gzip = raw.gzipPostsBody {
+                var built = json(ByteBuffer(bytes: gzip), status: .ok)
+                built.response.headers[.contentEncoding] = "gzip"
+                return built
+            }
             guard let items = raw.posts[boardId] else { return errorBody(.notFound, "Unknown board \(boardId).") }
             return json(ByteBuffer(bytes: FixtureRawListings.envelope(of: items, offset: offset, limit: limit)), status: .ok)
         }

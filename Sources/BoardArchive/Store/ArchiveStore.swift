@@ -149,13 +149,13 @@ public final class ArchiveStore: Sendable {
     /// rendering inside a streaming read) pass through unchanged.
     func read<T>(_ body: (Database) throws -> T) throws -> T {
         do { return try writer.read(body) } catch let error as DatabaseError {
-            throw StoreError(location: location, reason: .query(String(describing: error)))
+            throw StoreError(location: location, reason: .query(Self.plainReason(error)))
         }
     }
 
     func write<T>(_ body: (Database) throws -> T) throws -> T {
         do { return try writer.write(body) } catch let error as StoreError { throw error } catch let error as CrawlError { throw error } catch {
-            throw StoreError(location: location, reason: .query(String(describing: error)))
+            throw StoreError(location: location, reason: .query(Self.plainReason(error)))
         }
     }
 }
