@@ -62,6 +62,7 @@ public struct SiteBuilder: Sendable {
             do { boards = try store.boards() } catch { throw BuildError(phase: .store, underlying: error) }
             let boardIds = Set(boards.map(\.boardId))
             try refuseShrinking(previous: previous, boards: boards)
+            try refuseIdsBeyondRule()
             var timer = PhaseClock(logger: logger)
             var summaries: [BoardSummary] = []
             for board in boards {

@@ -26,4 +26,14 @@ extension SiteBuilder {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         return names.count { $0.hasSuffix(".html") }
     }
+
+    /// Refuses a store holding a board or post id beyond ``ArchiveID/maximum``: the search page would link such a
+    /// post to another post's page. A crawl refuses such ids; a store written before that rule may still hold them.
+    ///
+    /// - Throws: ``BuildError/Reason/idBeyondRule(kind:id:)`` (phase `store`).
+    func refuseIdsBeyondRule() throws {
+        let found: (kind: String, id: Int)?
+        do { found = try store.firstIdBeyondRule() } catch { throw BuildError(phase: .store, underlying: error) }
+        if let found { throw BuildError(phase: .store, reason: .idBeyondRule(kind: found.kind, id: found.id), location: store.location) }
+    }
 }
