@@ -67,4 +67,19 @@ struct DecoderFuzzTests {
         }
         #expect(failures > 10, "the random values must break some posts")
     }
+
+    @Test(arguments: [[0xFF], [0xC3], [0xED, 0xA0, 0x80], [0xF8, 0x88, 0x80, 0x80, 0x80]] as [[UInt8]])
+    func invalidUTF8InAStringNamesThePostAndTheField(bytes: [UInt8]) throws {
+        var body = Data(#"{"value":[{"postId":42,"boardId":1,"title":"a"#.utf8)
+        body.append(contentsOf: bytes)
+        body.append(contentsOf: Data(#"b","writer":{"displayName":"w"},"createdDateTime":"2024-01-01T00:00:00Z"}],"#.utf8))
+        body.append(contentsOf: Data(#""count":1,"offset":0,"limit":30,"total":1}"#.utf8))
+        let error = try #require(throws: CrawlError.self) {
+            try EnvelopeDecoder.decode(Post.self, from: body, request: "GET /t", board: 1, offset: 0)
+        }
+        #expect(
+            error.localizedDescription
+                == "GET /t returned an item that cannot be read at board 1, offset 0 (post 42), field `title`: "
+                + "the text is not valid Unicode (invalid UTF-8 or a lone surrogate).")
+    }
 }

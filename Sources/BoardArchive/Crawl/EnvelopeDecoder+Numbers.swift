@@ -42,8 +42,9 @@ extension JSONValue {
     /// crawler's field names are), or nil.
     func firstUnreadableString(at path: [String] = []) -> (field: String, detail: String)? {
         switch self {
-        case .unreadableString(let detail):
-            return (path.isEmpty ? "(root)" : path.joined(separator: "."), "the text is not valid Unicode (\(detail))")
+        case .unreadableString:
+            // The decoder's own complaint names its internals (cannotConvertInputStringDataToUTF8(location: …)).
+            return (path.isEmpty ? "(root)" : path.joined(separator: "."), "the text is not valid Unicode (invalid UTF-8 or a lone surrogate)")
         case .array(let values):
             for value in values { if let found = value.firstUnreadableString(at: path) { return found } }
             return nil
