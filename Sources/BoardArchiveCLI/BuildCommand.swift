@@ -14,11 +14,9 @@ struct BuildCommand: AsyncParsableCommand {
 
     func run() async throws {
         do {
-            guard FileManager.default.fileExists(atPath: store.store) else {
-                throw StoreError(location: store.store, reason: .cannotOpen("no such file; run boardarchive crawl first or pass --store"))
-            }
             let configuration = try build.makeConfiguration()
-            let report = try await SitePublishing.build(configuration, store: try ArchiveStore(path: store.store), logger: log.makeLogger())
+            let archive = try ArchiveStore(readingOnly: store.store)
+            let report = try await SitePublishing.build(configuration, store: archive, logger: log.makeLogger())
             print(SitePublishing.describe(report, configuration: configuration))
         } catch let error as ValidationError {
             throw error

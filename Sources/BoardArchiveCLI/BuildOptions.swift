@@ -29,6 +29,9 @@ struct BuildOptions: ParsableArguments {
     @Flag(help: "Replace a non-empty output folder that boardarchive did not create.")
     var force = false
 
+    @Flag(help: "Publish even when the new site keeps fewer than half of the previous site's post pages.")
+    var allowShrink = false
+
     @Option(name: .customLong("keyword"), help: "A keyword to pre-render as a result page (repeatable; added to the config file's).")
     var keywords: [String] = []
 
@@ -99,11 +102,13 @@ struct BuildOptions: ParsableArguments {
         } else {
             instant = Date()
         }
-        return BuildConfiguration(
+        var configuration = BuildConfiguration(
             outputDirectory: URL(fileURLWithPath: settings.out, isDirectory: true),
             templatesDirectory: settings.templates.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? Self.defaultTemplatesDirectory(),
             now: instant, timeZone: settings.timezone.flatMap(TimeZone.init(identifier:)) ?? .current,
             language: SiteLanguage(rawValue: settings.lang) ?? .ko, force: force, keywords: settings.keywords, topKeywords: settings.topKeywords)
+        configuration.allowShrink = allowShrink
+        return configuration
     }
 
     /// `./templates` when it exists, else the `templates` folder of the checkout the executable was built in

@@ -10,12 +10,14 @@ enum ExitCodes {
     static let failure: Int32 = 1
     /// 64: bad command-line usage (ArgumentParser's validation error).
     static let usage: Int32 = 64
-    /// 65: the API answered data that does not match the contract, or a board still disagreed with its total after
+    /// 65: the API answered data that does not match the contract (including an id beyond ±(2^53 − 1), one post id in
+    /// two boards, a body that cannot be decoded or decompressed), or a board still disagreed with its total after
     /// re-verification.
     static let dataError: Int32 = 65
     /// 69: the API was unreachable or kept failing after retries.
     static let unavailable: Int32 = 69
-    /// 73: the store or the output could not be written (also a refused output folder, a broken template).
+    /// 73: the store or the output could not be used (also a refused output folder, a broken template or a partial loop,
+    /// an empty or schema-less store, a build that would remove more than half of the previous site's posts).
     static let cannotCreate: Int32 = 73
     /// 77: no token, or the API refused it (401).
     static let unauthorized: Int32 = 77
@@ -23,7 +25,8 @@ enum ExitCodes {
     static let helpText = """
         Exit codes: 0 success; 1 unexpected failure; 64 usage error; 65 the API sent data that breaks the contract, \
         or a board still disagreed with its total after re-verification; 69 the API was unreachable or kept failing after retries; 73 the store, templates or output folder could not \
-        be used (the previous site is left untouched); 77 no API token, or the API refused it (401, 403).
+        be used, or build refused to publish a site keeping fewer than half of the previous site's posts (see --allow-shrink); \
+        the previous site and the store are left untouched; 77 no API token, or the API refused it (401, 403).
         """
 
     /// The exit code for an error thrown by the library.
@@ -32,7 +35,7 @@ enum ExitCodes {
         case let error as CrawlError:
             switch error.reason {
             case .unauthorized, .missingToken, .unexpectedStatus(403, _, _): return unauthorized
-            case .undecodableBody, .undecodableItem: return dataError
+            case .undecodableBody, .undecodableItem, .postInTwoBoards: return dataError
             case .unexpectedStatus, .transport, .notFound: return unavailable
             }
         case is StoreError, is BuildError: return cannotCreate

@@ -51,13 +51,15 @@ public struct FixtureFaults: Sendable, Equatable {
     public var offsetDrift: OffsetDrift?
     /// Seed of every random choice. Default 1.
     public var seed: UInt64
+    /// Exact item JSON to list instead of the dataset (boards and posts). Default `nil` (the dataset).
+    public var rawListings: FixtureRawListings?
 
     public init(
         latency: Int = 0, failureRate: Double = 0, failureStatuses: [Int] = [500, 503], errorBurst: Int = 0, errorBurstStatus: Int = 503,
         tooManyRequestsEvery: Int? = nil,
         retryAfterSeconds: Int = 1,
         dropConnectionRate: Double = 0, truncatedJSONRate: Double = 0, unauthorizedAfter: Int? = nil, offsetDrift: OffsetDrift? = nil,
-        seed: UInt64 = 1
+        seed: UInt64 = 1, rawListings: FixtureRawListings? = nil
     ) {
         self.latency = latency
         self.failureRate = failureRate
@@ -71,6 +73,7 @@ public struct FixtureFaults: Sendable, Equatable {
         self.unauthorizedAfter = unauthorizedAfter
         self.offsetDrift = offsetDrift
         self.seed = seed
+        self.rawListings = rawListings
     }
 
     /// No faults at all.

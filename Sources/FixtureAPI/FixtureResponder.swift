@@ -69,6 +69,9 @@ struct FixtureResponder: HTTPResponder {
         guard components.count >= 3, components[0] == "api", components[1] == "v2", components[2] == "boards" else {
             return errorBody(.notFound, "No such endpoint: \(request.uri.path).")
         }
+        if components.count == 3, let raw = faults.rawListings {
+            return json(ByteBuffer(bytes: FixtureRawListings.envelope(of: raw.boards, offset: 0, limit: raw.boards.count)), status: .ok)
+        }
         if components.count == 3 {
             return try encoded(await state.boardEnvelope())
         }
@@ -92,6 +95,15 @@ struct FixtureResponder: HTTPResponder {
                 return errorBody(.badRequest, "searchTarget must be one of all, title, contents, writer.")
             }
             search = FixtureSearch(text: String(text), target: target)
+        }
+        if let raw = faults.rawListings {
+            if let gzip = raw.gzipPostsBody {
+                var built = json(ByteBuffer(bytes: gzip), status: .ok)
+                built.response.headers[.contentEncoding] = "gzip"
+                return built
+            }
+            guard let items = raw.posts[boardId] else { return errorBody(.notFound, "Unknown board \(boardId).") }
+            return json(ByteBuffer(bytes: FixtureRawListings.envelope(of: items, offset: offset, limit: limit)), status: .ok)
         }
         switch await state.page(boardId: boardId, offset: offset, limit: limit, search: search) {
         case .unknownBoard: return errorBody(.notFound, "Unknown board \(boardId).")

@@ -37,6 +37,9 @@ struct SearchTestCorpus {
     static let writers = ["김민준", "이서연", "박지훈", "최수아", "정우진", "강하은", "조현우", "윤지민", "Alice Kim", "bob.lee", "ＡＤＭＩＮ", "관리자"]
     static let boards = [(1, "공지사항"), (2, "자유게시판"), (3, "질문과 답변"), (4, "개발팀"), (5, "Photo & Travel")]
     static let extras = ["😀", "👍🏻", "🇰🇷", "👨‍👩‍👧", "Ｓｅｏｕｌ", "ＡＢＣ", "①", "™", "ﬁle", "café", "cafe\u{301}", "ΣΑΣ", "İstanbul", "ß", "(주)", "㈜"]
+    /// Names every JavaScript object inherits (`constructor`, `__proto__`, …): as words and queries they catch a plain
+    /// object used as a lookup table in search.js, where `seen["constructor"]` is already truthy.
+    static let objectKeys = ["constructor", "__proto__", "toString", "hasOwnProperty", "valueOf", "prototype", "__defineGetter__"]
 
     /// A word as it may appear in text: Korean with a particle, English in random case, or an odd character.
     static func word(_ random: inout Random) -> String {
@@ -49,7 +52,7 @@ struct SearchTestCorpus {
             case 1: return word.lowercased()
             default: return word
             }
-        case 18: return random.pick(extras)
+        case 18: return random.chance(25) ? random.pick(objectKeys) : random.pick(extras)
         default:
             // NFD Hangul, as text typed on some systems arrives.
             return random.pick(korean).decomposedStringWithCanonicalMapping
@@ -88,10 +91,11 @@ struct SearchTestCorpus {
     /// Queries of every kind: whole words, substrings (1–4 code points), several words, odd forms, misses.
     static func queries(count: Int, seed: UInt64, from documents: [SearchDocument]) -> [String] {
         var random = Random(state: seed)
-        var queries: [String] = [
-            "서울", "울", "서울시", "ＳＥＯＵＬ", "seoul", "서울".decomposedStringWithCanonicalMapping, "café", "cafe", "e\u{301}",
-            "ΣΑΣ", "σας", "👍", "👨", "(주)", "주", "ﬁ", "fi", "1", "익명", "<img", "onerror=alert(1)>", "없는단어", "zzzq", "회의 서울", "a b c", "²",
-        ]
+        var queries: [String] =
+            [
+                "서울", "울", "서울시", "ＳＥＯＵＬ", "seoul", "서울".decomposedStringWithCanonicalMapping, "café", "cafe", "e\u{301}",
+                "ΣΑΣ", "σας", "👍", "👨", "(주)", "주", "ﬁ", "fi", "1", "익명", "<img", "onerror=alert(1)>", "없는단어", "zzzq", "회의 서울", "a b c", "²",
+            ] + objectKeys + ["constructor 서울", "서울 __proto__", "__proto__ constructor", "CONSTRUCTOR", "proto", "__"]
         while queries.count < count {
             let document = random.pick(documents)
             let source = random.pick([document.title, document.writer, document.contents, document.contents])
@@ -165,6 +169,7 @@ struct SearchOracle {
         #expect(first.contains { $0.postType == .notice })
         #expect(first.contains { $0.writer == "익명" })
         #expect(Set(first.map(\.postId)).count == first.count)
+        #expect(first.contains { document in SearchTestCorpus.objectKeys.contains { document.contents.contains($0) } })
     }
 
     @Test func oracleUsesScalarSemantics() {

@@ -25,8 +25,8 @@
   var FIELDS = { all: [0, 2, 1], title: [0], contents: [1], writer: [2] };  // 0 title, 1 contents, 2 writer
 
   /* ---- Loading shards ------------------------------------------------------------------------------ */
-  var shards = {};      // id -> payload
-  var waiting = {};     // id -> promise
+  var shards = Object.create(null);   // id -> payload (every lookup table is prototype-free: any key is safe)
+  var waiting = Object.create(null);  // id -> promise
   var loadedIds = [];   // every shard id loaded, in order (read by the benchmark)
   var loadedBytes = 0;  // the declared sizes of every shard loaded
   var BUDGET = 112000;  // bytes one run of a search may load before it pauses (SearchIndexReader's byteBudget)
@@ -59,7 +59,7 @@
   var WHITESPACE = /[\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/;
 
   function queryWords(query) {
-    var seen = {}, words = [];
+    var seen = Object.create(null), words = [];
     String(query).split(/\s+/).forEach(function (raw) {
       if (!raw) { return; }
       var word = normalize(raw);
@@ -70,7 +70,7 @@
 
   /* The plan of a normalised word: tokens (unigram, or bigrams covering whitespace-free pieces) and exactness. */
   function plan(word) {
-    var tokens = {}, points = Array.from(word), piece = [];
+    var tokens = Object.create(null), points = Array.from(word), piece = [];
     function flush() {
       if (piece.length === 1) { tokens[piece[0]] = true; }
       // Every bigram of the piece: a missing middle pair ("울학" of "서울학교") rules a block out at once.
@@ -115,7 +115,7 @@
   }
 
   /* A flat [token, value, token, value…] shard as a lookup table (built once per shard). */
-  var tables = {};
+  var tables = Object.create(null);
   function lookup(id, payload, token) {
     if (!payload) { return null; }
     var table = tables[id];
@@ -169,7 +169,7 @@
     });
   }
 
-  var normalizedTexts = {};
+  var normalizedTexts = Object.create(null);
   function normalizedField(field, blockIndex, position) {
     var key = blockIndex + '/' + position + '/' + field;
     if (normalizedTexts[key] !== undefined) { return Promise.resolve(normalizedTexts[key]); }
@@ -266,7 +266,7 @@
 
   /* How many of these shard ids are neither loaded nor known to be missing. */
   function unloaded(ids) {
-    var seen = {}, count = 0;
+    var seen = Object.create(null), count = 0;
     ids.forEach(function (id) {
       if (!seen[id] && !Object.prototype.hasOwnProperty.call(shards, id)) { seen[id] = true; count++; }
     });
@@ -467,7 +467,7 @@
   } catch (e) { formatter = null; }
   function localParts(date) {
     if (formatter && formatter.formatToParts) {
-      var parts = {};
+      var parts = Object.create(null);
       formatter.formatToParts(date).forEach(function (p) { parts[p.type] = p.value; });
       return { y: +parts.year, m: +parts.month, d: +parts.day, hh: (+parts.hour) % 24, mm: +parts.minute, ss: +parts.second };
     }
@@ -626,7 +626,7 @@
   /* Renders hits [from, to) of the current search, in order. */
   function renderHits(state, from, to) {
     var words = state.search.plans.map(function (p) { return p.word; });
-    var names = {};
+    var names = Object.create(null);
     manifest.boards.forEach(function (b) { names[b[0]] = b[1]; });
     var slice = state.search.hits.slice(from, to);
     return Promise.all(slice.map(function (hit) {
@@ -708,7 +708,7 @@
       fillBoards();
       if (boardSelect) { boardSelect.value = board || ''; }
       showKeyword(queryWords(query));
-      state.search = new Search(query, target, board ? parseInt(board, 10) : null);
+      state.search = new Search(query, target, boardToken(board));
       return state.search.fill(PAGE + 1);
     }).then(function () {
       if (state.generation !== generation) { return; }
@@ -741,6 +741,12 @@
       more.disabled = false;
       if (state.generation === generation) { setStatus(text('index-error')); }
     });
+  }
+
+  /* The board filter as the index spells it (`#b:<boardId>`): the decimal id kept as text, never a JS number. */
+  function boardToken(board) {
+    var match = /^\s*(-?)0*(\d+)\s*$/.exec(String(board || ''));
+    return match ? match[1] + match[2] : null;
   }
 
   function paramsFromLocation() {

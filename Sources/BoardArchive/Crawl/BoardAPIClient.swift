@@ -104,6 +104,11 @@ struct BoardAPIClient: Sendable {
                     do { return try decode(response.body) } catch EnvelopeDecoder.Failure.truncated(let detail) {
                         failure = "truncated body: \(detail)"
                         delay = try retryable(failure, status: nil)
+                    } catch let error as CrawlError {
+                        throw error
+                    } catch {
+                        // A body that arrived whole but cannot be decoded will not decode on a retry either.
+                        throw CrawlError(request: described, reason: .undecodableBody(TransportFailure.describe(error, redact: token.redact)))
                     }
                 case 401:
                     throw CrawlError(request: described, reason: .unauthorized)
@@ -129,6 +134,9 @@ struct BoardAPIClient: Sendable {
             } catch is CancellationError {
                 throw CancellationError()
             } catch {
+                if let oversized = TransportFailure.oversizedBody(error) {
+                    throw CrawlError(request: described, reason: .undecodableBody(oversized))
+                }
                 failure = token.redact("\(TransportFailure.describe(error, redact: token.redact)) at \(Self.location(of: url()))")
                 delay = try retryable(failure, status: nil)
             }

@@ -47,10 +47,10 @@ public struct Crawler: Sendable {
         report.resumed = resumed
         if resumed { logger.notice("Resuming an interrupted crawl run", metadata: ["run": "\(runId)"]) }
         do {
-            let boards = try await client.fetchBoards()
-            report.gone = try store.recordBoards(boards.items, run: runId, at: now())
-            report.boards = boards.items.count
-            let outcomes = try await crawlBoards(boards.items.map(\.item.boardId), run: runId)
+            let boards = uniqueBoards(try await client.fetchBoards().items)
+            report.gone = try store.recordBoards(boards, run: runId, at: now())
+            report.boards = boards.count
+            let outcomes = try await crawlBoards(boards.map(\.item.boardId), run: runId)
             for outcome in outcomes {
                 report.posts += outcome.present
                 report.new += outcome.counts.new
@@ -209,12 +209,15 @@ public struct Crawler: Sendable {
                     "Unknown postType read as normal",
                     metadata: ["board": "\(boardId)", "post": "\(item.item.postId)", "postType": "\(item.item.unknownPostType ?? "")"])
             }
+            let request = "GET /boards/\(boardId)/posts?offset=\(requestOffset)&limit=\(configuration.pageSize)"
             counts =
                 counts
-                + (try store.recordPage(
-                    Array(fresh), board: boardId, pass: pass, offset: requestOffset, count: page.items.count,
-                    lastPostId: page.items.last?.item.postId ?? anchor, total: page.total, pageHash: page.contentHash, run: run,
-                    pageIDs: page.items.map(\.item.postId), at: now()))
+                + (try naming(request) {
+                    try store.recordPage(
+                        adopt(fresh, listedUnder: boardId, warn: pass == 1), board: boardId, pass: pass, offset: requestOffset,
+                        count: page.items.count, lastPostId: page.items.last?.item.postId ?? anchor, total: page.total,
+                        pageHash: page.contentHash, run: run, pageIDs: page.items.map(\.item.postId), at: now())
+                })
             seen.formUnion(fresh.map(\.item.postId))
             if Self.isLastPage(offset: requestOffset, count: page.items.count, total: page.total) { break }
             let next = requestOffset + page.items.count
@@ -233,7 +236,11 @@ public struct Crawler: Sendable {
             let head = try await client.fetchPage(of: boardId, offset: 0, limit: configuration.pageSize)
             if head.items.map(\.item.postId) != headIDs || head.total != total {
                 moved = true
-                counts = counts + (try store.recordPosts(head.items, run: run, at: now()))
+                counts =
+                    counts
+                    + (try naming("GET /boards/\(boardId)/posts?offset=0&limit=\(configuration.pageSize)") {
+                        try store.recordPosts(adopt(head.items, listedUnder: boardId, warn: false), run: run, at: now())
+                    })
             }
         }
         return PassResult(seen: seen, total: total, consistent: !moved && seen.count == total)

@@ -35,6 +35,13 @@ enum EnvelopeDecoder {
         items.reserveCapacity(envelope.value.count)
         var hash = ""
         for (index, value) in envelope.value.enumerated() {
+            if let problem = wholeNumberProblem(in: value) ?? value.firstUnreadableString() {
+                var post: Int?
+                if case .object(let fields) = value, case .int(let id) = fields["postId"] { post = id }
+                throw CrawlError(
+                    request: request,
+                    reason: .undecodableItem(board: board, offset: offset + index, post: post, field: problem.field, detail: problem.detail))
+            }
             let json = try encoder.encode(value)
             do {
                 items.append(RawItem(item: try decoder.decode(Item.self, from: json), json: String(decoding: json, as: UTF8.self)))
@@ -45,6 +52,15 @@ enum EnvelopeDecoder {
                     request: request,
                     reason: .undecodableItem(
                         board: board, offset: offset + index, post: post, field: fieldName(of: error), detail: reason(of: error)))
+            }
+            if let identified = items[index].item as? any ArchiveIdentified,
+                let bad = identified.archiveIDs.first(where: { !ArchiveID.isValid($0.id) })
+            {
+                throw CrawlError(
+                    request: request,
+                    reason: .undecodableItem(
+                        board: board, offset: offset + index, post: (items[index].item as? Post)?.postId, field: bad.field,
+                        detail: "\(bad.id) is beyond ±\(ArchiveID.maximum) (2^53 − 1), the largest id the site's search can carry exactly"))
             }
             hash += items[index].json
         }
@@ -84,6 +100,9 @@ enum JSONValue: Codable, Sendable, Equatable {
     case string(String)
     case array([JSONValue])
     case object([String: JSONValue])
+    /// A string the decoder could not read (a lone surrogate escape, say), with its complaint: kept so the item's
+    /// error can name the post and the field instead of failing the whole page.
+    case unreadableString(String)
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
@@ -97,6 +116,8 @@ enum JSONValue: Codable, Sendable, Equatable {
             self = .double(value)
         } else if let value = try? container.decode(String.self) {
             self = .string(value)
+        } else if let detail = Self.unreadableString(in: container) {
+            self = .unreadableString(detail)
         } else if let value = try? container.decode([JSONValue].self) {
             self = .array(value)
         } else {
@@ -114,6 +135,8 @@ enum JSONValue: Codable, Sendable, Equatable {
         case .string(let value): try container.encode(value)
         case .array(let value): try container.encode(value)
         case .object(let value): try container.encode(value)
+        case .unreadableString(let detail):
+            throw EncodingError.invalidValue(detail, EncodingError.Context(codingPath: encoder.codingPath, debugDescription: detail))
         }
     }
 }

@@ -35,6 +35,20 @@ enum TransportFailure {
         }
     }
 
+    /// A phrase when `error` says the answer itself is too large: a body over the size limit, or a compressed body
+    /// that expands more than the decompression limit allows (a decompression bomb). The same answer would come
+    /// again, so the client reports it as a body that breaks the contract (exit 65) instead of retrying it as a
+    /// network failure; nil for any other error.
+    static func oversizedBody(_ error: any Error) -> String? {
+        if error is NIOTooManyBytesError { return "the answer is larger than the body limit" }
+        // NIOHTTPCompression's DecompressionError (async-http-client's decompression limit), named by type because
+        // the library does not depend on that module directly.
+        if String(reflecting: type(of: error)).contains("DecompressionError") {
+            return "the compressed answer expands beyond the decompression limit (20 times its size): a decompression bomb"
+        }
+        return nil
+    }
+
     /// The phrase of a common `HTTPClientError`, or nil for the others.
     static func describe(_ error: HTTPClientError) -> String? {
         switch error {

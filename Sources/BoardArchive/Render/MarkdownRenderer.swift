@@ -68,7 +68,7 @@ struct MarkdownRenderer: Sendable {
                 cmark_parser_attach_syntax_extension(parser, syntaxExtension)
             }
         }
-        var source = markdown
+        var source = InertLinkMarkup.withoutMarkers(markdown)
         source.withUTF8 { buffer in
             buffer.withMemoryRebound(to: CChar.self) { chars in
                 if let base = chars.baseAddress { cmark_parser_feed(parser, base, chars.count) }
@@ -77,16 +77,16 @@ struct MarkdownRenderer: Sendable {
         let finished = Self.inlineParsing.withLock { cmark_parser_finish(parser) }
         guard let document = finished else { return "" }
         defer { cmark_node_free(document) }
-        if linkPolicy == .inert { Self.neutraliseLinks(in: document) }
+        let neutralised = linkPolicy == .inert && Self.neutraliseLinks(in: document)
         guard let html = cmark_render_html(document, Self.options, cmark_parser_get_syntax_extensions(parser)) else { return "" }
         defer { free(html) }
-        return String(cString: html)
+        return neutralised ? InertLinkMarkup.expandMarkers(in: String(cString: html)) : String(cString: html)
     }
 
-    /// Replaces every link and image node under `document` with inert text.
-    private static func neutraliseLinks(in document: OpaquePointer) {
+    /// Replaces every link and image node under `document` with inert text; returns whether there was any.
+    private static func neutraliseLinks(in document: OpaquePointer) -> Bool {
         var targets: [OpaquePointer] = []
-        guard let iterator = cmark_iter_new(document) else { return }
+        guard let iterator = cmark_iter_new(document) else { return false }
         while true {
             let event = cmark_iter_next(iterator)
             if event == CMARK_EVENT_DONE { break }
@@ -97,9 +97,15 @@ struct MarkdownRenderer: Sendable {
         cmark_iter_free(iterator)
         // Innermost first: an image inside a link is replaced before the link moves its children.
         for node in targets.reversed() { replaceWithText(node) }
+        return !targets.isEmpty
     }
 
-    /// Moves the children of a link or image into a `span.inert-link`, adds the address when safe, drops the node.
+    /// Replaces a link or image by its children between marker text nodes (see ``InertLinkMarkup``), then the address
+    /// when safe, and drops the node.
+    ///
+    /// Only text nodes and the link's own children are inserted, since those fit in every container a link can be
+    /// in: a GFM table cell, for one, cannot hold a custom inline node, and inserting one there fails (the label and
+    /// address were lost that way).
     private static func replaceWithText(_ node: OpaquePointer) {
         let url = cmark_node_get_url(node).map { String(cString: $0) } ?? ""
         let isImage = cmark_node_get_type(node) == CMARK_NODE_IMAGE
@@ -109,27 +115,34 @@ struct MarkdownRenderer: Sendable {
             cmark_node_free(node)
             return
         }
-        guard let label = customInline(enter: isImage ? "<span class=\"inert-link inert-image\">" : "<span class=\"inert-link\">") else {
-            return
-        }
+        insertText(isImage ? InertLinkMarkup.openImage : InertLinkMarkup.openLink, before: node)
         var labelText = ""
         while let child = cmark_node_first_child(node) {
             if cmark_node_get_type(child) == CMARK_NODE_TEXT, let literal = cmark_node_get_literal(child) {
                 labelText += String(cString: literal)
             }
             cmark_node_unlink(child)
-            cmark_node_append_child(label, child)
-        }
-        cmark_node_insert_before(node, label)
-        if let shown = displayableAddress(url), !isSameAddress(shown, labelText) {
-            if let urlSpan = customInline(enter: " <span class=\"link-url\">"), let text = cmark_node_new(CMARK_NODE_TEXT) {
-                cmark_node_set_literal(text, shown)
-                cmark_node_append_child(urlSpan, text)
-                cmark_node_insert_before(node, urlSpan)
+            if cmark_node_insert_before(node, child) == 0 {
+                // Never expected (the child was inline in the same container), but keep its text rather than lose it.
+                if let literal = cmark_node_get_literal(child) { insertText(String(cString: literal), before: node) }
+                cmark_node_free(child)
             }
+        }
+        insertText(InertLinkMarkup.close, before: node)
+        if let shown = displayableAddress(url), !isSameAddress(shown, labelText) {
+            insertText(InertLinkMarkup.openAddress, before: node)
+            insertText(shown, before: node)
+            insertText(InertLinkMarkup.close, before: node)
         }
         cmark_node_unlink(node)
         cmark_node_free(node)
+    }
+
+    /// Inserts a text node with `literal` before `node` (text fits wherever an inline does).
+    private static func insertText(_ literal: String, before node: OpaquePointer) {
+        guard let text = cmark_node_new(CMARK_NODE_TEXT) else { return }
+        cmark_node_set_literal(text, literal)
+        if cmark_node_insert_before(node, text) == 0 { cmark_node_free(text) }
     }
 
     /// Whether a link's only child is its own address (`<javascript:…>`): such a label is dropped with the link.
@@ -138,14 +151,6 @@ struct MarkdownRenderer: Sendable {
             let literal = cmark_node_get_literal(child)
         else { return false }
         return String(cString: literal) == url
-    }
-
-    /// A custom inline node whose enter/exit markup is fixed HTML written here, never taken from the post.
-    private static func customInline(enter: String) -> OpaquePointer? {
-        guard let node = cmark_node_new(CMARK_NODE_CUSTOM_INLINE) else { return nil }
-        cmark_node_set_on_enter(node, enter)
-        cmark_node_set_on_exit(node, "</span>")
-        return node
     }
 
     /// The address to show as text: only `http`, `https` and `mailto` addresses without control characters.

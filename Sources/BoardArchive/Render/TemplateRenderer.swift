@@ -66,6 +66,7 @@ struct TemplateRenderer: Sendable {
                     phase: .templates, reason: .partialNotFound(reference.name), location: "\(displayPath(directory, name)):\(reference.line)")
             }
         }
+        try refusePartialCycles(in: sources, directory: directory)
         try checkAssets(of: sources, in: directory)
         var digest = BuildDigest()
         for (name, text) in sources {

@@ -15,6 +15,9 @@ public struct BuildConfiguration: Sendable {
     public var language: SiteLanguage
     /// Replace a non-empty output folder that has no `.boardarchive` marker; default false.
     public var force: Bool
+    /// Publish a site that keeps fewer than half of the previous site's post pages; default false (such a build
+    /// is refused, since it usually means the wrong or a damaged store).
+    public var allowShrink = false
     /// Extra keywords to pre-render as keyword pages (search phase); default none.
     public var keywords: [String]
     /// How many of the archive's most frequent keywords get pages (search phase); default 20.

@@ -39,6 +39,12 @@ public struct BuildError: Error, LocalizedError, Equatable, Sendable {
         case outputNotDirectory
         /// A file path produced by the build is not a safe relative path, or was produced twice.
         case invalidOutputPath(String)
+        /// Partials include each other in a loop; the chain of template files, ending where it started.
+        case partialCycle([String])
+        /// The store holds a board or post id beyond ±(2^53 − 1), which the site's search cannot carry exactly.
+        case idBeyondRule(kind: String, id: Int)
+        /// The site would lose more than half of the previous site's post pages; `--allow-shrink` publishes anyway.
+        case wouldRemoveMostPosts(previous: Int, next: Int)
         /// Any other failure, described by the underlying error.
         case underlying(String)
     }
@@ -89,6 +95,15 @@ public struct BuildError: Error, LocalizedError, Equatable, Sendable {
             return "Build refused: the output path\(place) is not a folder; choose a folder or pass --force to replace it."
         case .invalidOutputPath(let path):
             return "Build failed: the output file \"\(path)\" is not a safe relative path or was written twice\(place)."
+        case .partialCycle(let chain):
+            return "Build failed: the templates\(place) include each other in a loop (\(chain.joined(separator: " → "))), "
+                + "which would never end; remove one of these {{> …}} tags."
+        case .idBeyondRule(let kind, let id):
+            return "Build refused: the store\(place) holds \(kind) \(id), beyond ±\(ArchiveID.maximum) (2^53 − 1), which the site's "
+                + "search cannot link exactly; remove it from the store (a crawl by this boardarchive refuses such ids)."
+        case .wouldRemoveMostPosts(let previous, let next):
+            return "Build refused: the site\(place) has \(previous) post pages but this store would publish only \(next); "
+                + "check --store, or pass --allow-shrink to publish the smaller site."
         case .underlying(let detail):
             return "Build failed in the \(phase.rawValue) phase\(place): \(detail)."
         }

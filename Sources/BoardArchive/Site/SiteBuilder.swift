@@ -61,6 +61,8 @@ public struct SiteBuilder: Sendable {
             let boards: [Board]
             do { boards = try store.boards() } catch { throw BuildError(phase: .store, underlying: error) }
             let boardIds = Set(boards.map(\.boardId))
+            try refuseShrinking(previous: previous, boards: boards)
+            try refuseIdsBeyondRule()
             var timer = PhaseClock(logger: logger)
             var summaries: [BoardSummary] = []
             for board in boards {
@@ -97,7 +99,7 @@ public struct SiteBuilder: Sendable {
 
     /// The version of the page engine: bump it when a change renders the same inputs differently, so that the next
     /// build re-renders every page instead of keeping pages made the old way.
-    static let engineVersion = "pages-2"
+    static let engineVersion = "pages-3"
 
     /// The digest of the inputs every page shares: engine version, templates, language, time zone.
     static func baseDigest(renderer: TemplateRenderer, configuration: BuildConfiguration) -> BuildDigest {

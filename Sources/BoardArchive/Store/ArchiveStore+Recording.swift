@@ -65,7 +65,7 @@ extension ArchiveStore {
         for raw in boards {
             let board = raw.item
             try statement.execute(arguments: [
-                board.boardId, board.displayName, board.boardType, board.isFavorite, board.hasNewPost, board.orderNo,
+                board.boardId, storable(board.displayName), storable(board.boardType), board.isFavorite, board.hasNewPost, board.orderNo,
                 board.capability?.writable, board.capability?.manageable, raw.json, date.timeIntervalSince1970,
                 date.timeIntervalSince1970, run,
             ])
@@ -74,7 +74,7 @@ extension ArchiveStore {
 
     static func upsert(posts: [RawItem<Post>], run: Int64?, at date: Date, in db: Database) throws -> RecordCounts {
         var counts = RecordCounts()
-        let lookup = try db.cachedStatement(sql: "SELECT contentHash, goneSince FROM post WHERE postId = ?")
+        let lookup = try db.cachedStatement(sql: "SELECT contentHash, goneSince, boardId, lastSeenRun FROM post WHERE postId = ?")
         let upsert = try db.cachedStatement(
             sql: """
                 INSERT INTO post (postId, boardId, title, boardDisplayName, writerName, writerEmail, writerProfileImage, contents,
@@ -97,6 +97,12 @@ extension ArchiveStore {
             let post = raw.item
             let hash = ContentHash.hex(of: raw.json)
             if let row = try Row.fetchOne(lookup, arguments: [post.postId]) {
+                // One id, one page (posts/<postId>.html): a post another board listed in this same run cannot also be
+                // this board's. A post last seen in an earlier run under another board has moved, and follows.
+                let storedBoard: Int = row["boardId"]
+                if let run, (row["lastSeenRun"] as Int64?) == run, storedBoard != post.boardId {
+                    throw CrawlError(request: "", reason: .postInTwoBoards(post: post.postId, first: storedBoard, second: post.boardId))
+                }
                 let wasGone = (row["goneSince"] as Double?) != nil
                 if (row["contentHash"] as String) == hash && !wasGone { counts.unchanged += 1 } else { counts.changed += 1 }
             } else {
@@ -104,8 +110,9 @@ extension ArchiveStore {
             }
             let created = Int64(post.createdDateTime.timeIntervalSince1970.rounded(.down))
             try upsert.execute(arguments: [
-                post.postId, post.boardId, post.title, post.boardDisplayName, post.writer.displayName, post.writer.emailAddress,
-                post.writer.profileImage, post.contents, created, post.viewCount, post.postType.rawValue, post.unknownPostType,
+                post.postId, post.boardId, storable(post.title), storable(post.boardDisplayName), storable(post.writer.displayName),
+                storable(post.writer.emailAddress), storable(post.writer.profileImage), storable(post.contents), created, post.viewCount,
+                post.postType.rawValue, storable(post.unknownPostType),
                 post.isNewPost, post.hasInlineImage, post.commentsCount, post.attachmentsCount, post.isAnonymous, post.isOwner,
                 post.hasReply, post.parentPostId, post.hasAttachment, raw.json, hash, date.timeIntervalSince1970,
                 date.timeIntervalSince1970, run,

@@ -38,7 +38,7 @@ public final class ArchiveStore: Sendable {
 
     /// The reason an open failed in a few words: SQLite's message without its code and statement, or the system's
     /// message for a file error, instead of a dump of the error value.
-    private static func plainReason(_ error: any Error) -> String {
+    static func plainReason(_ error: any Error) -> String {
         if let error = error as? DatabaseError { return error.message ?? "SQLite error \(error.resultCode.rawValue)" }
         let error = error as NSError
         let posix = error.domain == NSPOSIXErrorDomain ? error : (error.userInfo[NSUnderlyingErrorKey] as? any Error).map { $0 as NSError }
@@ -46,7 +46,7 @@ public final class ArchiveStore: Sendable {
         return error.localizedDescription
     }
 
-    private init(writer: any DatabaseWriter, location: String) {
+    init(writer: any DatabaseWriter, location: String) {
         self.writer = writer
         self.location = location
     }
@@ -149,13 +149,13 @@ public final class ArchiveStore: Sendable {
     /// rendering inside a streaming read) pass through unchanged.
     func read<T>(_ body: (Database) throws -> T) throws -> T {
         do { return try writer.read(body) } catch let error as DatabaseError {
-            throw StoreError(location: location, reason: .query(String(describing: error)))
+            throw StoreError(location: location, reason: .query(Self.plainReason(error)))
         }
     }
 
     func write<T>(_ body: (Database) throws -> T) throws -> T {
-        do { return try writer.write(body) } catch let error as StoreError { throw error } catch {
-            throw StoreError(location: location, reason: .query(String(describing: error)))
+        do { return try writer.write(body) } catch let error as StoreError { throw error } catch let error as CrawlError { throw error } catch {
+            throw StoreError(location: location, reason: .query(Self.plainReason(error)))
         }
     }
 }

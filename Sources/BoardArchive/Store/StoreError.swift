@@ -6,6 +6,10 @@ public struct StoreError: Error, Equatable, Sendable, LocalizedError {
         case cannotOpen(String)
         case query(String)
         case newerSchema(found: Int, supported: Int)
+        /// The file is empty, or a SQLite file without the archive's tables: nothing to build from.
+        case notAnArchive
+        /// The store predates migrations this boardarchive needs, and the reader may not upgrade it.
+        case olderSchema(found: Int, supported: Int)
     }
 
     /// The store file.
@@ -26,6 +30,12 @@ public struct StoreError: Error, Equatable, Sendable, LocalizedError {
         case .newerSchema(let found, let supported):
             return
                 "The archive store \(location) has schema version \(found), newer than this boardarchive supports (\(supported)); upgrade boardarchive to use it."
+        case .notAnArchive:
+            return
+                "The archive store \(location) is empty or is not a boardarchive store (no archive tables); run boardarchive crawl first or pass the right --store."
+        case .olderSchema(let found, let supported):
+            return
+                "The archive store \(location) has schema version \(found), older than this boardarchive needs (\(supported)); build never writes to the store, so run boardarchive crawl once to upgrade it."
         }
     }
 }

@@ -1,0 +1,120 @@
+import BoardArchive
+import FixtureAPI
+import Foundation
+import GRDB
+import Testing
+
+/// What `build` refuses, end to end: a store that is empty or not an archive, a store it would have to write to, a
+/// site that would lose most of its posts, templates that include each other in a loop. Each refusal exits 73 and
+/// leaves the published site and the store byte for byte as they were.
+@Suite("boardarchive build refuses what would lose an archive", .serialized)
+struct BuildSafetyCommandTests {
+    /// A demo site and its store in a fresh folder, removed by the caller.
+    static func demo() throws -> (folder: URL, site: URL, store: String) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("boardarchive-e2e-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let site = folder.appendingPathComponent("site")
+        let store = folder.appendingPathComponent("archive.sqlite").path
+        let result = try CommandRunner.run(["demo", "--out", site.path, "--store", store])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        return (folder, site, store)
+    }
+
+    /// Every file under `folder` with its bytes.
+    static func snapshot(_ folder: URL) throws -> [String: Data] {
+        var files: [String: Data] = [:]
+        for path in try FileManager.default.subpathsOfDirectory(atPath: folder.path) {
+            var isDirectory: ObjCBool = false
+            let full = folder.appendingPathComponent(path).path
+            if FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory), !isDirectory.boolValue {
+                files[path] = FileManager.default.contents(atPath: full)
+            }
+        }
+        return files
+    }
+
+    @Test func anEmptyOrSchemaLessStoreIsRefusedAndNeitherTheSiteNorTheStoreIsTouched() throws {
+        let (folder, site, _) = try Self.demo()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let before = try Self.snapshot(site)
+        #expect(before.keys.contains { $0.hasPrefix("posts/") })
+        let bad = folder.appendingPathComponent("bad", isDirectory: true)
+        try FileManager.default.createDirectory(at: bad, withIntermediateDirectories: true)
+        let other = bad.appendingPathComponent("other.sqlite").path
+        try DatabaseQueue(path: other).write { db in try db.execute(sql: "CREATE TABLE notes (text TEXT)") }
+        try Data().write(to: bad.appendingPathComponent("empty.sqlite"))
+        try Data("not a database at all\n".utf8).write(to: bad.appendingPathComponent("text.sqlite"))
+        let badFiles = try Self.snapshot(bad)
+        for name in ["empty.sqlite", "other.sqlite", "text.sqlite"] {
+            let result = try CommandRunner.run(["build", "--store", bad.appendingPathComponent(name).path, "--out", site.path])
+            #expect(result.status == 73, "\(name): \(result.stderr)")
+            #expect(result.stderr.contains("is empty or is not a boardarchive store"), "\(name): \(result.stderr)")
+            #expect(try Self.snapshot(site) == before, "\(name): the site changed")
+            #expect(try Self.snapshot(bad) == badFiles, "\(name): build wrote to the store or beside it")
+        }
+    }
+
+    @Test func buildOpensTheStoreReadOnly() throws {
+        let (folder, site, store) = try Self.demo()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let bytes = try #require(FileManager.default.contents(atPath: store))
+        // A store the build may not write to at all still builds.
+        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: store)
+        let result = try CommandRunner.run(["build", "--store", store, "--out", site.path])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(FileManager.default.contents(atPath: store) == bytes)
+        // A store at an older schema is not migrated by build.
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: store)
+        let queue = try DatabaseQueue(path: store)
+        try queue.write { db in try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v2-build-indexes'") }
+        try queue.close()
+        let old = try #require(FileManager.default.contents(atPath: store))
+        let older = try CommandRunner.run(["build", "--store", store, "--out", site.path])
+        #expect(older.status == 73)
+        #expect(older.stderr.contains("has schema version 1, older than this boardarchive needs (2)"))
+        #expect(FileManager.default.contents(atPath: store) == old)
+    }
+
+    @Test func aBuildThatWouldRemoveMoreThanHalfThePostsIsRefusedUnlessAllowed() throws {
+        let (folder, site, store) = try Self.demo()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let before = try Self.snapshot(site)
+        let pages = before.keys.filter { $0.hasPrefix("posts/") && $0.hasSuffix(".html") }.count
+        #expect(pages == 212)
+        // A copy of the site: keeping exactly half of its posts is allowed.
+        let copy = folder.appendingPathComponent("copy")
+        try FileManager.default.copyItem(at: site, to: copy)
+        let archive = try ArchiveStore(path: store)
+        let ids = try archive.postIDs()
+        try archive.deletePosts(ids: Array(ids.prefix(106)))
+        let half = try CommandRunner.run(["build", "--store", store, "--out", copy.path])
+        #expect(half.status == 0, "stderr: \(half.stderr)")
+        #expect(try Self.snapshot(copy).keys.filter { $0.hasPrefix("posts/") }.count == 106)
+        // One post fewer than half is refused, and the site stays as it was.
+        try archive.deletePosts(ids: [ids[106]])
+        let refused = try CommandRunner.run(["build", "--store", store, "--out", site.path])
+        #expect(refused.status == 73)
+        #expect(refused.stderr.contains("has 212 post pages but this store would publish only 105"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("--allow-shrink"))
+        #expect(try Self.snapshot(site) == before)
+        let allowed = try CommandRunner.run(["build", "--store", store, "--out", site.path, "--allow-shrink"])
+        #expect(allowed.status == 0, "stderr: \(allowed.stderr)")
+        #expect(try Self.snapshot(site).keys.filter { $0.hasPrefix("posts/") }.count == 105)
+    }
+
+    @Test func templatesThatIncludeEachOtherInALoopExit73NamingTheChain() throws {
+        let (folder, site, store) = try Self.demo()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let before = try Self.snapshot(site)
+        let templates = folder.appendingPathComponent("templates")
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        try FileManager.default.copyItem(at: repository.appendingPathComponent("templates"), to: templates)
+        let badges = templates.appendingPathComponent("partials/badges.mustache")
+        try (try String(contentsOf: badges, encoding: .utf8) + "{{> partials/post-row}}\n").write(to: badges, atomically: true, encoding: .utf8)
+        let result = try CommandRunner.run(["build", "--store", store, "--out", site.path, "--templates", templates.path])
+        #expect(result.status == 73, "stderr: \(result.stderr)")
+        #expect(result.stderr.contains("partials/badges.mustache:"), "\(result.stderr)")
+        #expect(result.stderr.contains(" → partials/post-row.mustache:2 → partials/badges.mustache"), "\(result.stderr)")
+        #expect(try Self.snapshot(site) == before)
+    }
+}
