@@ -73,4 +73,41 @@ struct TimeTests {
         let home = try SiteFixture.text("index.html", in: output)
         #expect(home.contains("class=\"new-badge\""))
     }
+
+    @Test("isToday's second range equals converting every date, in zones with daylight saving at and around midnight")
+    func todayRangeMatchesConversion() throws {
+        let zones = ["Asia/Seoul", "UTC", "America/New_York", "America/Santiago", "America/Havana", "Australia/Lord_Howe", "Asia/Gaza"]
+        var seed: UInt64 = 3
+        for name in zones {
+            let zone = try #require(TimeZone(identifier: name))
+            for _ in 0..<60 {
+                seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                // Instants over 2020–2027, many of them within days of a transition.
+                let now = Date(timeIntervalSince1970: 1_577_836_800 + TimeInterval((seed >> 33) % 252_460_800))
+                let clock = ArchiveClock(now: now, timeZone: zone)
+                let today = clock.localTime(of: now).dayNumber
+                for offset in stride(from: -180_000, through: 180_000, by: 1_800) {
+                    let date = now.addingTimeInterval(TimeInterval(offset))
+                    #expect(clock.isToday(date) == (clock.localTime(of: date).dayNumber == today), "\(name) now \(now) date \(date)")
+                }
+            }
+        }
+    }
+
+    @Test(
+        "isToday on days whose midnight moves: every minute of the day before, the day and the day after",
+        arguments: [
+            ("America/Santiago", "2022-09-11T16:00:00Z"), ("America/Havana", "2023-03-12T17:00:00Z"),
+            ("America/New_York", "2023-11-05T17:00:00Z"), ("Australia/Lord_Howe", "2023-04-02T02:00:00Z"),
+            ("Asia/Gaza", "2023-04-29T10:00:00Z"),
+        ])
+    func todayOnTransitionDays(zoneName: String, now: String) throws {
+        let zone = try #require(TimeZone(identifier: zoneName))
+        let clock = ArchiveClock(now: SiteFixture.date(now), timeZone: zone)
+        let today = clock.localTime(of: clock.now).dayNumber
+        for minute in stride(from: -2_160, through: 2_160, by: 1) {
+            let date = clock.now.addingTimeInterval(TimeInterval(minute * 60))
+            #expect(clock.isToday(date) == (clock.localTime(of: date).dayNumber == today), "\(zoneName) \(date)")
+        }
+    }
 }

@@ -8,14 +8,38 @@ import Foundation
 /// keeps it deterministic, thread-safe and fast enough for a million rows.
 public struct ArchiveClock: Sendable, Equatable {
     /// The injected instant the build treats as the present.
-    public var now: Date
+    public let now: Date
     /// The archive's time zone, which decides what "today" and displayed times mean.
-    public var timeZone: TimeZone
+    public let timeZone: TimeZone
+    /// The UTC seconds of today's local day, from its first second to the next day's; nil when the zone's offset
+    /// changes in a way the two-step search below does not settle (every date is then converted on its own).
+    private let today: Range<Int>?
 
     /// Creates a clock fixed at `now`, reading days and times in `timeZone`.
     public init(now: Date, timeZone: TimeZone) {
         self.now = now
         self.timeZone = timeZone
+        self.today = Self.dayRange(containing: now, in: timeZone)
+    }
+
+    /// The local day of `seconds` (UTC) in `timeZone`, as days since 1970-01-01.
+    private static func localDay(_ seconds: Int, in timeZone: TimeZone) -> Int {
+        let local = seconds + timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(seconds)))
+        return local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
+    }
+
+    /// The UTC seconds of the local day holding `date`. `isToday` runs for every row of every listing and keyword
+    /// page: comparing seconds replaces converting each date with the zone. Each bound is the first second whose
+    /// local day is the day (or the next), found from the offset and checked against the second before it.
+    private static func dayRange(containing date: Date, in timeZone: TimeZone) -> Range<Int>? {
+        let day = localDay(Int(date.timeIntervalSince1970.rounded(.down)), in: timeZone)
+        func firstSecond(ofDay day: Int) -> Int? {
+            var guess = day * 86_400 - timeZone.secondsFromGMT(for: date)
+            guess = day * 86_400 - timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(guess)))
+            return localDay(guess, in: timeZone) == day && localDay(guess - 1, in: timeZone) == day - 1 ? guess : nil
+        }
+        guard let start = firstSecond(ofDay: day), let end = firstSecond(ofDay: day + 1), start < end else { return nil }
+        return start..<end
     }
 
     /// A wall-clock reading of an instant in the archive's time zone.
@@ -44,7 +68,8 @@ public struct ArchiveClock: Sendable, Equatable {
 
     /// Whether `date` falls on the same calendar day as `now` in the archive's time zone.
     public func isToday(_ date: Date) -> Bool {
-        localTime(of: date).dayNumber == localTime(of: now).dayNumber
+        if let today { return today.contains(Int(date.timeIntervalSince1970.rounded(.down))) }
+        return localTime(of: date).dayNumber == localTime(of: now).dayNumber
     }
 
     /// The list label of a date: `HH:mm` for today, `yy-MM-dd` for any other day.
