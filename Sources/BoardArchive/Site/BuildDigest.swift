@@ -24,6 +24,25 @@ public struct BuildDigest: Sendable, Hashable, CustomStringConvertible {
         self.low = low
     }
 
+    /// A digest from its 32 hex digits as bytes (the manifest's first column); nil for anything else.
+    init?(hexBytes bytes: some Collection<UInt8>) {
+        guard bytes.count == 32 else { return nil }
+        var high: UInt64 = 0
+        var low: UInt64 = 0
+        for (index, byte) in bytes.enumerated() {
+            let value: UInt64
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = UInt64(byte - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): value = UInt64(byte - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): value = UInt64(byte - UInt8(ascii: "A") + 10)
+            default: return nil
+            }
+            if index < 16 { high = high << 4 | value } else { low = low << 4 | value }
+        }
+        self.high = high
+        self.low = low
+    }
+
     @inline(__always)
     private mutating func feedByte(_ byte: UInt8) {
         high = (high ^ UInt64(byte)) &* 0x100_0000_01b3

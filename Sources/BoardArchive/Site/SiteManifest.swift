@@ -29,9 +29,7 @@ struct SiteManifest: Sendable, Equatable {
         var digests: [String: BuildDigest] = [:]
         digests.reserveCapacity(lines.count)
         for line in lines {
-            guard let space = line.firstIndex(of: UInt8(ascii: " ")),
-                let digest = BuildDigest(hex: Substring(String(decoding: line[..<space], as: UTF8.self)))
-            else { return nil }
+            guard let space = line.firstIndex(of: UInt8(ascii: " ")), let digest = BuildDigest(hexBytes: line[..<space]) else { return nil }
             digests[String(decoding: line[line.index(after: space)...], as: UTF8.self)] = digest
         }
         return SiteManifest(digests: digests)

@@ -136,11 +136,23 @@ final class SiteOutput: @unchecked Sendable {
     }
 
     /// Checks that `relativePath` is a safe relative path.
-    private static func checkPath(_ relativePath: String, in staging: URL) throws {
-        let components = relativePath.split(separator: "/", omittingEmptySubsequences: false)
-        guard !relativePath.hasPrefix("/"), !components.isEmpty,
-            !components.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." })
-        else {
+    static func checkPath(_ relativePath: String, in staging: URL) throws {
+        // On bytes: no component may be empty, `.` or `..` (so no leading, trailing or doubled `/` either).
+        var valid = !relativePath.utf8.isEmpty
+        var componentLength = 0
+        var dots = 0
+        for byte in relativePath.utf8 {
+            if byte == UInt8(ascii: "/") {
+                if componentLength == 0 || dots == componentLength && dots <= 2 { valid = false }
+                componentLength = 0
+                dots = 0
+            } else {
+                componentLength += 1
+                if byte == UInt8(ascii: ".") { dots += 1 }
+            }
+        }
+        if componentLength == 0 || dots == componentLength && dots <= 2 { valid = false }
+        guard valid else {
             throw BuildError(phase: .publish, reason: .invalidOutputPath(relativePath), location: staging.path)
         }
     }

@@ -77,7 +77,6 @@ struct SitePublisher: Sendable {
     func publish(_ output: SiteOutput) throws -> BuildReport {
         try output.writeVerbatim(Data(Self.markerText.utf8), to: SitePaths.marker)
         var produced = output.producedDigests
-        let manifestData = SiteManifest(digests: produced).encoded()
         produced[SiteManifest.fileName] = nil
         let previous = output.previousDirectory
         let removedPaths: [String]
@@ -95,12 +94,14 @@ struct SitePublisher: Sendable {
         report.outputPath = outputDirectory.path
         let staging = output.stagingDirectory
         let staged = output.stagedPaths
-        let manifestChanged =
-            previous.map { FileManager.default.contents(atPath: $0.appendingPathComponent(SiteManifest.fileName).path) != manifestData } ?? true
+        // The previous manifest was read into `previousManifest`; equal digests mean equal bytes, so the manifest is
+        // encoded (its 165k paths sorted, at 100k posts) only when it is written.
+        let manifestChanged = previous == nil || output.previousManifest.digests != produced
         if previous != nil, staged.isEmpty, removedPaths.isEmpty, !manifestChanged {
             discard(staging)
             return report
         }
+        let manifestData = SiteManifest(digests: produced).encoded()
         try SiteOutput.writeFile(manifestData, to: staging.appendingPathComponent(SiteManifest.fileName))
         // Files are written without a sync each; one sync puts them all on disk before anything is published.
         sync()

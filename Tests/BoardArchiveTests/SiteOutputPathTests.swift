@@ -1,0 +1,45 @@
+import Foundation
+import Testing
+
+@testable import BoardArchive
+
+@Suite("Output paths and manifest digests, read from bytes")
+struct SiteOutputPathTests {
+    /// The rule as it reads: no leading `/`, and no component that is empty, `.` or `..`.
+    static func isSafe(_ path: String) -> Bool {
+        let components = path.split(separator: "/", omittingEmptySubsequences: false)
+        return !path.hasPrefix("/") && !components.isEmpty && !components.contains { $0.isEmpty || $0 == "." || $0 == ".." }
+    }
+
+    @Test func pathsAreCheckedAsTheRuleReads() {
+        let pieces = ["a", "posts", "1.html", ".", "..", "...", ".x", "x.", "/", "//", "", "é", "k-ec84"]
+        var seed: UInt64 = 17
+        var paths = ["", "/", "a", "a/b", "a//b", "/a", "a/", ".", "..", "a/./b", "a/../b", "a/.../b", "../a", "a/.."]
+        for _ in 0..<2_000 {
+            var path = ""
+            for _ in 0..<4 {
+                seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                path += pieces[Int((seed >> 33) % UInt64(pieces.count))]
+            }
+            paths.append(path)
+        }
+        let staging = URL(fileURLWithPath: "/tmp/staging")
+        for path in paths {
+            let accepted = (try? SiteOutput.checkPath(path, in: staging)) != nil
+            #expect(accepted == Self.isSafe(path), "path \(path)")
+        }
+    }
+
+    @Test func manifestDigestsReadBackFromTheirHex() {
+        var seed: UInt64 = 23
+        for _ in 0..<500 {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            var digest = BuildDigest()
+            digest.add("path \(seed)")
+            #expect(BuildDigest(hexBytes: Array(digest.description.utf8)) == digest)
+            #expect(BuildDigest(hexBytes: Array(digest.description.uppercased().utf8)) == digest)
+        }
+        #expect(BuildDigest(hexBytes: Array("0123".utf8)) == nil)
+        #expect(BuildDigest(hexBytes: Array(String(repeating: "g", count: 32).utf8)) == nil)
+    }
+}
