@@ -41,6 +41,11 @@ struct KeywordPageWriter: Sendable {
         var keyword: SearchKeyword
         var count: Int
         var listing: ListingPages
+        /// The texts every page of the keyword shares, made once (Foundation's string replacing and percent-encoding
+        /// showed in the profile when made per page).
+        var title: String
+        var countLabel: String
+        var searchHref: String
     }
 
     /// What every row of one post shares, whatever the keyword: the row's keys and the post's text cut into clusters.
@@ -68,7 +73,12 @@ struct KeywordPageWriter: Sendable {
         for (index, keyword) in keywords.enumerated() {
             let results = KeywordResults(keyword: keyword, blocks: blocks)
             let (listing, keywordPages) = Self.pages(count: results.postIds.count, pinned: results.pinned)
-            listings.append(KeywordListing(keyword: keyword, count: results.postIds.count, listing: listing))
+            listings.append(
+                KeywordListing(
+                    keyword: keyword, count: results.postIds.count, listing: listing,
+                    title: strings["keywordTitle"].replacingOccurrences(of: "{keyword}", with: keyword.text),
+                    countLabel: strings["keywordCount"].replacingOccurrences(of: "{count}", with: String(results.postIds.count)),
+                    searchHref: "../search.html?q=" + Self.queryValue(keyword.text) + "&target=all"))
             pageCount += keywordPages.count
             for page in keywordPages {
                 var digest = base
@@ -139,16 +149,15 @@ struct KeywordPageWriter: Sendable {
             "t": strings.table,
             "keyword": keyword.text,
             "count": listing.count,
-            "countLabel": job.archivePage == nil ? strings["keywordCount"].replacingOccurrences(of: "{count}", with: String(listing.count)) : "",
+            "countLabel": job.archivePage == nil ? listing.countLabel : "",
             "isFront": job.archivePage == nil,
             "hasPosts": listing.count > 0,
             "posts": rows,
             "pager": pages.pager(listing.listing, page: job.archivePage) { Self.fileName(slug: keyword.slug, archivePage: $0) },
-            "searchHref": "../search.html?q=" + Self.queryValue(keyword.text) + "&target=all",
+            "searchHref": listing.searchHref,
         ]
-        let title = strings["keywordTitle"].replacingOccurrences(of: "{keyword}", with: keyword.text)
         let html = try renderer.renderPage(
-            template: "keyword", context: context, relativeRoot: "../", title: pages.listingTitle(title, archivePage: job.archivePage))
+            template: "keyword", context: context, relativeRoot: "../", title: pages.listingTitle(listing.title, archivePage: job.archivePage))
         try output.write(html, to: "keywords/" + Self.fileName(slug: keyword.slug, archivePage: job.archivePage))
     }
 
