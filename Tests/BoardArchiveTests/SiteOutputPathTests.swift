@@ -43,3 +43,24 @@ struct SiteOutputPathTests {
         #expect(BuildDigest(hexBytes: Array(String(repeating: "g", count: 32).utf8)) == nil)
     }
 }
+
+@Suite("Search block records, read from bytes")
+struct SearchBlockRecordTests {
+    @Test func aRecordReadsBackAsWritten() throws {
+        var seed: UInt64 = 29
+        func next(_ bound: Int) -> Int {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((seed >> 33) % UInt64(bound))
+        }
+        for round in 0..<100 {
+            let count = round % 7 == 0 ? 0 : next(50) + 1
+            let record = SearchBlockRecord(
+                id: "n\(round)", postingBuckets: next(64) + 1, files: (0..<next(5)).map { "search/n\(round)/p\($0).js" },
+                postIds: (0..<count).map { _ in next(1_000_000_000) }, created: (0..<count).map { _ in next(2_000_000_000) - 100_000_000 },
+                hashes: (0..<count).map { _ in String(next(1 << 30), radix: 16) }, boards: (0..<count).map { _ in next(30) },
+                matches: Dictionary(uniqueKeysWithValues: (0..<next(4)).map { ("k-\($0)", (0..<next(5)).map { _ in next(count + 1) }) }))
+            #expect(SearchBlockRecord(id: record.id, data: record.encoded()) == record)
+        }
+        #expect(SearchBlockRecord(id: "n0", data: Data("v2\n".utf8)) == nil)
+    }
+}

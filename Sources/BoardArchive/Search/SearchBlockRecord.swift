@@ -55,15 +55,17 @@ struct SearchBlockRecord: Sendable, Equatable {
         hashes = []
         boards = []
         matches = [:]
-        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
-        guard lines.first == "v1" else { return nil }
-        func numbers(_ text: Substring) -> [Int] {
-            // Parsed from the bytes: `split` and `Int(_:)` on substrings cost more than the rest of a rebuild.
+        // Parsed from the bytes: `String.split` walks grapheme clusters, which made reading the records of kept
+        // blocks a tenth of a rebuild with nothing changed.
+        let bytes = [UInt8](data)
+        let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        guard let first = lines.first, first.elementsEqual("v1".utf8) else { return nil }
+        func numbers(_ text: ArraySlice<UInt8>) -> [Int] {
             var result: [Int] = []
             var value = 0
             var negative = false
             var digits = 0
-            for byte in text.utf8 {
+            for byte in text {
                 switch byte {
                 case UInt8(ascii: "0")...UInt8(ascii: "9"):
                     value = value &* 10 &+ Int(byte - UInt8(ascii: "0"))
@@ -77,19 +79,23 @@ struct SearchBlockRecord: Sendable, Equatable {
             if digits > 0 { result.append(negative ? -value : value) }
             return result
         }
+        func strings(_ text: ArraySlice<UInt8>, separator: UInt8) -> [String] {
+            text.split(separator: separator).map { String(decoding: $0, as: UTF8.self) }
+        }
         for line in lines.dropFirst() {
-            let parts = line.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: false)
-            guard parts.count == 2 else { continue }
-            switch parts[0] {
-            case "buckets": postingBuckets = Int(parts[1]) ?? 0
-            case "files": files = parts[1].split(separator: " ").map(String.init)
-            case "ids": postIds = numbers(parts[1])
-            case "created": created = numbers(parts[1])
-            case "hashes": hashes = parts[1].split(separator: ",").map(String.init)
-            case "boards": boards = numbers(parts[1])
+            guard let space = line.firstIndex(of: UInt8(ascii: " ")) else { continue }
+            let value = line[(space + 1)...]
+            switch String(decoding: line[..<space], as: UTF8.self) {
+            case "buckets": postingBuckets = numbers(value).first ?? 0
+            case "files": files = strings(value, separator: UInt8(ascii: " "))
+            case "ids": postIds = numbers(value)
+            case "created": created = numbers(value)
+            case "hashes": hashes = strings(value, separator: UInt8(ascii: ","))
+            case "boards": boards = numbers(value)
             case "match":
-                let match = parts[1].split(separator: " ", maxSplits: 1, omittingEmptySubsequences: false)
-                if match.count == 2 { matches[String(match[0])] = numbers(match[1]) }
+                if let gap = value.firstIndex(of: UInt8(ascii: " ")) {
+                    matches[String(decoding: value[..<gap], as: UTF8.self)] = numbers(value[(gap + 1)...])
+                }
             default: continue
             }
         }
