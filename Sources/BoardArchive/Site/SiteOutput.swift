@@ -93,10 +93,13 @@ final class SiteOutput: @unchecked Sendable {
             digest.add(bytes: data)
             _ = try needsRendering(relativePath, digest: digest)
         }
-        try lock.withLock {
-            guard settled.insert(relativePath).inserted else {
+        // `settled` and `staged` hold the manifest's own key (same storage), not `relativePath`: at a million posts,
+        // a second copy of every path was about a tenth of the build's peak memory.
+        let key = try lock.withLock {
+            guard let index = produced.index(forKey: relativePath), settled.insert(produced[index].key).inserted else {
                 throw BuildError(phase: .publish, reason: .invalidOutputPath(relativePath), location: stagingDirectory.path)
             }
+            return produced[index].key
         }
         if let previous = previousDirectory, Self.file(at: previous.appendingPathComponent(relativePath), holds: data) { return }
         try makeFolder(of: relativePath)
@@ -104,7 +107,7 @@ final class SiteOutput: @unchecked Sendable {
         try Self.writeFile(data, to: destination)
         lock.withLock {
             report.written += 1
-            staged.append(relativePath)
+            staged.append(key)
         }
     }
 

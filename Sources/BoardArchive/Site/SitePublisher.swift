@@ -77,7 +77,8 @@ struct SitePublisher: Sendable {
     func publish(_ output: SiteOutput) throws -> BuildReport {
         try output.writeVerbatim(Data(Self.markerText.utf8), to: SitePaths.marker)
         var produced = output.producedDigests
-        produced[SiteManifest.fileName] = nil
+        // Removing an absent key would still copy the whole table (it is shared with the output).
+        if produced[SiteManifest.fileName] != nil { produced[SiteManifest.fileName] = nil }
         let previous = output.previousDirectory
         let removedPaths: [String]
         if let previous {
