@@ -64,3 +64,24 @@ struct SearchBlockRecordTests {
         #expect(SearchBlockRecord(id: "n0", data: Data("v2\n".utf8)) == nil)
     }
 }
+
+@Suite("The manifest, written in chunks")
+struct SiteManifestWriteTests {
+    @Test func aManifestWrittenInChunksReadsBackEqual() throws {
+        var digests: [String: BuildDigest] = [:]
+        for index in 0..<40_000 {
+            var digest = BuildDigest()
+            digest.add(index)
+            digests["posts/\(index * 7).html"] = digest
+        }
+        let manifest = SiteManifest(digests: digests)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("manifest-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try manifest.write(to: folder.appendingPathComponent(SiteManifest.fileName))
+        let written = try Data(contentsOf: folder.appendingPathComponent(SiteManifest.fileName))
+        #expect(written.count > 1 << 20)
+        #expect(written == manifest.encoded())
+        #expect(SiteManifest.load(from: folder) == manifest)
+    }
+}

@@ -102,8 +102,7 @@ struct SitePublisher: Sendable {
             discard(staging)
             return report
         }
-        let manifestData = SiteManifest(digests: produced).encoded()
-        try SiteOutput.writeFile(manifestData, to: staging.appendingPathComponent(SiteManifest.fileName))
+        try SiteManifest(digests: produced).write(to: staging.appendingPathComponent(SiteManifest.fileName))
         // Files are written without a sync each; one sync puts them all on disk before anything is published.
         sync()
         guard previous != nil else {
