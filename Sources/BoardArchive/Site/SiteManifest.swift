@@ -1,11 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// The build's record of what each output file was made from: `.boardarchive-manifest` in the output folder.
 ///
 /// One line per file, sorted by path: the file's ``BuildDigest`` (32 hex digits), a space, its path relative to the
@@ -51,30 +45,11 @@ struct SiteManifest: Sendable, Equatable {
     /// Writes ``encoded()`` to `url` in chunks of about 1 MB, so the whole text (about 100 MB at a million posts)
     /// is never held at once.
     func write(to url: URL) throws {
-        let descriptor = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw Self.writeError(url) }
-        defer { close(descriptor) }
-        var failure: BuildError?
-        encode { chunk in
-            guard failure == nil else { return }
-            chunk.withUnsafeBytes { buffer in
-                var offset = 0
-                while offset < buffer.count, let base = buffer.baseAddress {
-                    let written = Glibc.write(descriptor, base + offset, buffer.count - offset)
-                    if written < 0 {
-                        if errno == EINTR { continue }
-                        failure = Self.writeError(url)
-                        return
-                    }
-                    offset += written
-                }
-            }
-        }
-        if let failure { throw failure }
+        try SiteOutput.writeFile(to: url) { write in try encode { chunk in try chunk.withUnsafeBytes { try write($0) } } }
     }
 
     /// Hands the manifest's bytes to `sink` in chunks, in order.
-    private func encode(_ sink: ([UInt8]) -> Void) {
+    private func encode(_ sink: ([UInt8]) throws -> Void) rethrows {
         var chunk: [UInt8] = Array((Self.header + "\n").utf8)
         chunk.reserveCapacity(1 << 20)
         for path in digests.keys.sorted() {
@@ -84,14 +59,10 @@ struct SiteManifest: Sendable, Equatable {
             chunk.append(contentsOf: path.utf8)
             chunk.append(UInt8(ascii: "\n"))
             if chunk.count >= 1 << 20 {
-                sink(chunk)
+                try sink(chunk)
                 chunk.removeAll(keepingCapacity: true)
             }
         }
-        if !chunk.isEmpty { sink(chunk) }
-    }
-
-    private static func writeError(_ url: URL) -> BuildError {
-        BuildError(phase: .publish, reason: .underlying("cannot write a file: \(String(cString: strerror(errno)))"), location: url.path)
+        if !chunk.isEmpty { try sink(chunk) }
     }
 }

@@ -185,10 +185,15 @@ final class SiteOutput: @unchecked Sendable {
     /// rendering). The staging folder is not the live site: ``SitePublisher`` syncs the file system once before
     /// its commit point, so a crash never publishes a file whose bytes are not on disk.
     static func writeFile(_ data: Data, to url: URL) throws {
+        try writeFile(to: url) { write in try data.withUnsafeBytes { try write($0) } }
+    }
+
+    /// ``writeFile(_:to:)`` for bytes made in pieces: `produce` hands each piece, in order, to the `write` it is given.
+    static func writeFile(to url: URL, _ produce: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
         let descriptor = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw writeError(url) }
         defer { close(descriptor) }
-        try data.withUnsafeBytes { buffer in
+        try produce { buffer in
             var offset = 0
             while offset < buffer.count, let base = buffer.baseAddress {
                 let written = Glibc.write(descriptor, base + offset, buffer.count - offset)
