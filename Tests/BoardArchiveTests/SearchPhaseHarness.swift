@@ -5,7 +5,9 @@ import Logging
 
 /// Runs the search phase alone, over a store made of `posts`, into a fresh folder; returns its files and report.
 enum SearchPhaseHarness {
-    static func run(boards: [Board], posts: [Post], configuration: BuildConfiguration, into root: URL? = nil) throws -> (
+    static func run(
+        boards: [Board], posts: [Post], configuration: BuildConfiguration, into root: URL? = nil, templates: URL = SiteFixture.templatesDirectory
+    ) throws -> (
         files: [String: Data], report: SearchPhase.Report
     ) {
         let store = try ArchiveStore.inMemory()
@@ -13,7 +15,7 @@ enum SearchPhaseHarness {
         try store.record(posts: posts, at: configuration.now)
         let folder = try root ?? SiteFixture.temporaryDirectory("search-phase")
         let strings = SiteStrings(language: configuration.language)
-        let renderer = try TemplateRenderer.load(from: SiteFixture.templatesDirectory, strings: strings, clock: configuration.clock)
+        let renderer = try TemplateRenderer.load(from: templates, strings: strings, clock: configuration.clock)
         let pages = PageContext(strings: strings, clock: configuration.clock)
         let output = SiteOutput(stagingDirectory: folder, previousDirectory: nil)
         let report = try SearchPhase(configuration: configuration, logger: Logger(label: "test"))

@@ -12,6 +12,12 @@ struct PageContext: Sendable {
     /// The build's clock and time zone.
     let clock: ArchiveClock
 
+    /// The keys of every ``row(for:root:)``.
+    static let rowKeys: Set<String> = [
+        "postId", "postType", "title", "href", "writer", "isAnonymous", "iso", "dateLabel", "fullDate", "viewCount", "commentsCount",
+        "hasComments", "attachmentsCount", "hasAttachment", "isNotice", "isReply", "isNew",
+    ]
+
     /// The context of one post row, for the `partials/post-row` partial (and any listing that reuses it).
     ///
     /// Keys: `postId`, `postType`, `title`, `href`, `writer`, `isAnonymous`, `iso` (UTC, for `<time datetime>`),

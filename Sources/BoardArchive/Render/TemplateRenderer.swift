@@ -26,6 +26,8 @@ struct TemplateRenderer: Sendable {
     let clock: ArchiveClock
     /// A digest of every template's name and text: part of every page's digest, so editing a template re-renders.
     let sourceDigest: BuildDigest
+    /// Every template's name and text as its file holds it (without the pragma line).
+    let sources: [(name: String, text: String)]
 
     /// Loads, compiles and checks every template under `directory`.
     static func load(from directory: URL, strings: SiteStrings, clock: ArchiveClock) throws -> TemplateRenderer {
@@ -74,7 +76,8 @@ struct TemplateRenderer: Sendable {
             digest.add(text)
         }
         return TemplateRenderer(
-            library: library, templateNames: files, directory: directory, strings: strings, clock: clock, sourceDigest: digest)
+            library: library, templateNames: files, directory: directory, strings: strings, clock: clock, sourceDigest: digest,
+            sources: sources)
     }
 
     /// Template names (relative paths without `.mustache`) under `directory`, sorted; `assets/` is skipped.
@@ -138,6 +141,13 @@ struct TemplateRenderer: Sendable {
             "timeZoneOffset": clock.offsetMinutes,
             "scripts": scripts.map { ["src": $0] },
         ]
+    }
+
+    /// The same renderer with `library` for its templates (see ``stencilPlan(rowKeys:pageKeys:)``).
+    func with(_ library: MustacheLibrary) -> TemplateRenderer {
+        TemplateRenderer(
+            library: library, templateNames: templateNames, directory: directory, strings: strings, clock: clock, sourceDigest: sourceDigest,
+            sources: sources)
     }
 
     /// Renders the template `name` with `context`; a missing template is an error, not `nil`.

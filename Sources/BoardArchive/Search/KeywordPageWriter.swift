@@ -55,7 +55,44 @@ struct KeywordPageWriter: Sendable {
         var title: ClusteredText
         var writer: ClusteredText
         var contents: ClusteredText
+        /// Whether no text of the row holds a `U+0000`, so its row can be rendered as a ``RowStencil``.
+        var stencilSafe: Bool
     }
+
+    /// The highlights of one row: the values of ``RowStencil/slots`` in order, and whether there is a snippet.
+    private struct Highlight {
+        var values: [String]
+        var hasSnippet: Bool
+
+        init(of post: PreparedPost, by highlighter: TextHighlighter) {
+            let snippet = highlighter.snippet(in: post.contents)
+            values = [
+                TextHighlighter.html(of: highlighter.parts(in: post.title)), TextHighlighter.html(of: highlighter.parts(in: post.writer)),
+                TextHighlighter.html(of: snippet ?? []),
+            ]
+            hasSnippet = snippet != nil
+        }
+    }
+
+    /// Keys every stencil's context starts from. Unchecked: made once, then only read (strings, numbers, arrays of them).
+    private struct SharedContext: @unchecked Sendable {
+        var keys: [String: Any]
+    }
+
+    /// A post of a batch (its index) and its row's `hasSnippet`: what a stencil is made for.
+    private struct StencilKey: Hashable {
+        var post: Int
+        var hasSnippet: Bool
+    }
+
+    /// Pages rendered together: their posts are read and prepared once, and a post's stencils made once.
+    static let batchSize = 256
+
+    /// The keys of every keyword row.
+    static let rowKeys = PageContext.rowKeys.union(RowStencil.slots).union(["boardName", "hasSnippet"])
+
+    /// The keys of a keyword page's context that differ between pages (`title` and `content` from ``TemplateRenderer``).
+    static let pageKeys: Set<String> = ["keyword", "count", "countLabel", "isFront", "hasPosts", "posts", "pager", "searchHref", "title", "content"]
 
     /// Writes the pages of every keyword whose digests changed; returns how many pages the keywords have in all.
     ///
@@ -78,7 +115,7 @@ struct KeywordPageWriter: Sendable {
                     keyword: keyword, count: results.postIds.count, listing: listing,
                     title: strings["keywordTitle"].replacingOccurrences(of: "{keyword}", with: keyword.text),
                     countLabel: strings["keywordCount"].replacingOccurrences(of: "{count}", with: String(results.postIds.count)),
-                    searchHref: "../search.html?q=" + Self.queryValue(keyword.text) + "&target=all"))
+                    searchHref: Self.searchHref(keyword.text)))
             pageCount += keywordPages.count
             for page in keywordPages {
                 var digest = base
@@ -105,39 +142,108 @@ struct KeywordPageWriter: Sendable {
         }
         let highlighters = keywords.map { TextHighlighter(query: $0.text) }
         let keywordListings = listings
-        for start in stride(from: 0, to: jobs.count, by: 128) {
-            let batch = Array(jobs[start..<min(jobs.count, start + 128)])
-            var unique: [Int] = []
-            var seen = Set<Int>()
-            for job in batch {
-                for id in job.postIds where seen.insert(id).inserted { unique.append(id) }
-            }
-            let ids = unique
-            let posts: [Int: Post]
-            do { posts = try store.posts(ids: ids) } catch {
-                throw BuildError(phase: .store, underlying: error, location: "keyword pages")
-            }
-            if let missing = ids.first(where: { posts[$0] == nil }) {
-                throw BuildError(
-                    phase: .store, reason: .underlying("post \(missing) left the store while its keyword pages were built; run the build again"),
-                    location: "keyword pages")
-            }
-            let prepared = try concurrentMap(ids.count) { item -> PreparedPost in
-                guard let post = posts[ids[item]] else { throw CancellationError() }
-                var row = pages.row(for: post, root: "../")
-                row["boardName"] = boardNames[post.boardId] ?? ""
-                let title = (row["title"] as? String) ?? post.title
-                let writer = (row["writer"] as? String) ?? post.writer.displayName
-                return PreparedPost(row: row, title: ClusteredText(title), writer: ClusteredText(writer), contents: ClusteredText(post.contents))
-            }
+        let plan = renderer.stencilPlan(rowKeys: Self.rowKeys, pageKeys: Self.pageKeys)
+        let pageRenderer = plan.map { renderer.with($0.library) } ?? renderer
+        for start in stride(from: 0, to: jobs.count, by: Self.batchSize) {
+            let batch = Array(jobs[start..<min(jobs.count, start + Self.batchSize)])
+            let (ids, prepared) = try prepare(batch, store: store)
             let lookup = Dictionary(uniqueKeysWithValues: zip(ids, prepared.indices))
+            let highlights = try concurrentMap(batch.count) { item in
+                batch[item].postIds.compactMap { lookup[$0] }.map { post in
+                    (post: post, highlight: Highlight(of: prepared[post], by: highlighters[batch[item].keyword]))
+                }
+            }
+            let stencils = plan == nil ? [:] : try self.stencils(for: highlights, of: prepared, renderer: renderer)
             _ = try concurrentMap(batch.count) { item in
-                let job = batch[item]
-                let rows = job.postIds.compactMap { lookup[$0] }.map { row(for: prepared[$0], highlighter: highlighters[job.keyword]) }
-                try write(job, of: keywordListings[job.keyword], rows: rows, renderer: renderer, output: output)
+                let rows = highlights[item].map { row in
+                    context(
+                        of: prepared[row.post], row.highlight, stencil: stencils[StencilKey(post: row.post, hasSnippet: row.highlight.hasSnippet)])
+                }
+                try write(batch[item], of: keywordListings[batch[item].keyword], rows: rows, renderer: pageRenderer, output: output)
             }
         }
         return pageCount
+    }
+
+    /// The posts of a batch of pages, each read once, in order of first appearance, with their rows prepared.
+    private func prepare(_ batch: [PageJob], store: ArchiveStore) throws -> (ids: [Int], posts: [PreparedPost]) {
+        var unique: [Int] = []
+        var seen = Set<Int>()
+        for job in batch {
+            for id in job.postIds where seen.insert(id).inserted { unique.append(id) }
+        }
+        let ids = unique
+        let posts: [Int: Post]
+        do { posts = try store.posts(ids: ids) } catch {
+            throw BuildError(phase: .store, underlying: error, location: "keyword pages")
+        }
+        if let missing = ids.first(where: { posts[$0] == nil }) {
+            throw BuildError(
+                phase: .store, reason: .underlying("post \(missing) left the store while its keyword pages were built; run the build again"),
+                location: "keyword pages")
+        }
+        let prepared = try concurrentMap(ids.count) { item -> PreparedPost in
+            guard let post = posts[ids[item]] else { throw CancellationError() }
+            var row = pages.row(for: post, root: "../")
+            row["boardName"] = boardNames[post.boardId] ?? ""
+            let title = (row["title"] as? String) ?? post.title
+            let writer = (row["writer"] as? String) ?? post.writer.displayName
+            // A row holding U+0000 could hold something that reads as a stencil's placeholder: rendered whole.
+            let plain = row.values.allSatisfy { ($0 as? String)?.utf8.contains(0) != true }
+            return PreparedPost(
+                row: row, title: ClusteredText(title), writer: ClusteredText(writer), contents: ClusteredText(post.contents), stencilSafe: plain)
+        }
+        return (ids, prepared)
+    }
+
+    /// The stencils of the rows in `highlights` whose posts allow one: one per post and `hasSnippet` value.
+    private func stencils(
+        for highlights: [[(post: Int, highlight: Highlight)]], of prepared: [PreparedPost], renderer: TemplateRenderer
+    ) throws -> [StencilKey: RowStencil] {
+        var keys: [StencilKey] = []
+        var seen = Set<StencilKey>()
+        for page in highlights {
+            for row in page where prepared[row.post].stencilSafe {
+                let key = StencilKey(post: row.post, hasSnippet: row.highlight.hasSnippet)
+                if seen.insert(key).inserted { keys.append(key) }
+            }
+        }
+        let found = keys
+        var base = renderer.commonContext(relativeRoot: "../", title: "")
+        base.merge(invariantContext) { _, page in page }
+        let shared = SharedContext(keys: base)
+        let rendered = try concurrentMap(found.count) { item -> RowStencil? in
+            var context = shared.keys
+            context.merge(prepared[found[item].post].row) { _, row in row }
+            context.merge(RowStencil.placeholders) { _, slot in slot }
+            context["hasSnippet"] = found[item].hasSnippet
+            return RowStencil(rendered: try renderer.render(context, with: TemplateRenderer.StencilPlan.rowTemplate))
+        }
+        var stencils: [StencilKey: RowStencil] = [:]
+        for (key, stencil) in zip(found, rendered) { stencils[key] = stencil }
+        return stencils
+    }
+
+    /// The keys of every page's context that the layout's common keys do not give, and that do not change between pages.
+    private var invariantContext: [String: Any] { ["t": strings.table] }
+
+    /// The context of one keyword page: ``pageKeys`` (but `title` and `content`, which ``TemplateRenderer`` adds) and
+    /// ``invariantContext``.
+    func pageContext(
+        keyword: SearchKeyword, count: Int, countLabel: String, searchHref: String, archivePage: Int?, listing: ListingPages, rows: [[String: Any]]
+    ) -> [String: Any] {
+        var context: [String: Any] = [
+            "keyword": keyword.text,
+            "count": count,
+            "countLabel": archivePage == nil ? countLabel : "",
+            "isFront": archivePage == nil,
+            "hasPosts": count > 0,
+            "posts": rows,
+            "pager": pages.pager(listing, page: archivePage) { Self.fileName(slug: keyword.slug, archivePage: $0) },
+            "searchHref": searchHref,
+        ]
+        context.merge(invariantContext) { page, _ in page }
+        return context
     }
 
     /// Renders and writes one keyword page listing `rows`.
@@ -145,20 +251,17 @@ struct KeywordPageWriter: Sendable {
         _ job: PageJob, of listing: KeywordListing, rows: [[String: Any]], renderer: TemplateRenderer, output: SiteOutput
     ) throws {
         let keyword = listing.keyword
-        let context: [String: Any] = [
-            "t": strings.table,
-            "keyword": keyword.text,
-            "count": listing.count,
-            "countLabel": job.archivePage == nil ? listing.countLabel : "",
-            "isFront": job.archivePage == nil,
-            "hasPosts": listing.count > 0,
-            "posts": rows,
-            "pager": pages.pager(listing.listing, page: job.archivePage) { Self.fileName(slug: keyword.slug, archivePage: $0) },
-            "searchHref": listing.searchHref,
-        ]
+        let context = pageContext(
+            keyword: keyword, count: listing.count, countLabel: listing.countLabel, searchHref: listing.searchHref, archivePage: job.archivePage,
+            listing: listing.listing, rows: rows)
         let html = try renderer.renderPage(
             template: "keyword", context: context, relativeRoot: "../", title: pages.listingTitle(listing.title, archivePage: job.archivePage))
         try output.write(html, to: "keywords/" + Self.fileName(slug: keyword.slug, archivePage: job.archivePage))
+    }
+
+    /// The link from a keyword page to the search of its keyword.
+    static func searchHref(_ keyword: String) -> String {
+        "../search.html?q=" + queryValue(keyword) + "&target=all"
     }
 
     /// `value` percent-encoded for a query string the way JavaScript's `encodeURIComponent` does: everything but
@@ -170,14 +273,16 @@ struct KeywordPageWriter: Sendable {
     }
 
     /// A post row with highlights: the keys of `PageContext.row` plus `titleHTML`, `writerHTML`, `hasSnippet`,
-    /// `snippetHTML` (escaped text with `<mark>` around each match, inserted raw with `{{{…}}}`) and `boardName`.
-    private func row(for post: PreparedPost, highlighter: TextHighlighter) -> [String: Any] {
+    /// `snippetHTML` (escaped text with `<mark>` around each match, inserted raw with `{{{…}}}`) and `boardName`; with a
+    /// stencil, also the row already rendered (see ``TemplateRenderer/StencilPlan``).
+    private func context(of post: PreparedPost, _ highlight: Highlight, stencil: RowStencil?) -> [String: Any] {
         var context = post.row
-        context["titleHTML"] = TextHighlighter.html(of: highlighter.parts(in: post.title))
-        context["writerHTML"] = TextHighlighter.html(of: highlighter.parts(in: post.writer))
-        let snippet = highlighter.snippet(in: post.contents)
-        context["hasSnippet"] = snippet != nil
-        context["snippetHTML"] = TextHighlighter.html(of: snippet ?? [])
+        for (slot, value) in zip(RowStencil.slots, highlight.values) { context[slot] = value }
+        context["hasSnippet"] = highlight.hasSnippet
+        if let stencil {
+            context[TemplateRenderer.StencilPlan.preparedKey] = true
+            context[TemplateRenderer.StencilPlan.rowHTMLKey] = stencil.filled(with: highlight.values)
+        }
         return context
     }
 

@@ -1,0 +1,81 @@
+import Foundation
+import Mustache
+
+extension TemplateRenderer {
+    /// How keyword pages print rows rendered once per post (``RowStencil``) instead of once per keyword.
+    ///
+    /// ``stencilPlan(rowKeys:pageKeys:)`` makes one only when that gives the same bytes as rendering every
+    /// row, checked on the templates' text:
+    /// - the row template and the partials it includes read only row keys and keys every keyword page shares, never a
+    ///   key of one page (`keyword`, `pager`, …) that the row does not hold itself;
+    /// - they print the highlight keys (``RowStencil/slots``) only as variables, never as sections;
+    /// - no template changes delimiters, uses inheritance, blocks, pragmas, dynamic partials, transforms or `{{.}}`
+    ///   where that could reach the row, and no partial tag is indented (swift-mustache indents a partial's lines).
+    struct StencilPlan: Sendable {
+        /// The row template: `keyword-row`.
+        static let rowTemplate = "keyword-row"
+        /// The name the row template keeps in ``library``; not a name a template file can have.
+        static let originalName = "keyword-row/stencil-original"
+        /// The row key that says a row arrives pre-rendered, and the key holding it.
+        static let preparedKey = "__stencil"
+        static let rowHTMLKey = "__stencilRow"
+
+        /// The templates with `keyword-row` replaced by a template that prints ``rowHTMLKey`` when ``preparedKey``
+        /// is true, and renders the original row template otherwise.
+        let library: MustacheLibrary
+    }
+
+    /// The plan for these templates, or nil when rows must be rendered one by one (see ``StencilPlan``).
+    ///
+    /// - Parameters:
+    ///   - rowKeys: the keys every keyword row holds.
+    ///   - pageKeys: the keys that differ from one keyword page to another.
+    func stencilPlan(rowKeys: Set<String>, pageKeys: Set<String>) -> StencilPlan? {
+        let texts = Dictionary(sources.map { ($0.name, $0.text) }, uniquingKeysWith: { first, _ in first })
+        guard texts[StencilPlan.rowTemplate] != nil, texts[StencilPlan.originalName] == nil else { return nil }
+        for text in texts.values {
+            guard !text.contains(StencilPlan.preparedKey), text.firstMatch(of: #/(?m)^[ \t]+\{\{[ \t]*>/#) == nil else { return nil }
+            for tag in Self.tags(in: text) where ["=", "<", "$", "%"].contains(tag.sigil) || tag.name.hasPrefix("*") { return nil }
+        }
+        // The row template and every partial it includes.
+        var closure: Set<String> = [StencilPlan.rowTemplate]
+        var pending = [StencilPlan.rowTemplate]
+        while let name = pending.popLast() {
+            for reference in Self.partialReferences(in: texts[name] ?? "") where closure.insert(reference.name).inserted {
+                pending.append(reference.name)
+            }
+        }
+        let slots = Set(RowStencil.slots)
+        for name in closure {
+            for tag in Self.tags(in: texts[name] ?? "") where !["!", "/", ">"].contains(tag.sigil) {
+                let first = tag.name.split(separator: ".", omittingEmptySubsequences: false).first.map(String.init) ?? ""
+                if tag.name.contains("(") || tag.name.hasPrefix(".") || first.isEmpty { return nil }
+                if pageKeys.contains(first) && !rowKeys.contains(first) { return nil }
+                if slots.contains(first) && (tag.name != first || tag.sigil == "#" || tag.sigil == "^") { return nil }
+            }
+        }
+        guard let original = library.getTemplate(named: StencilPlan.rowTemplate) else { return nil }
+        var stencilLibrary = library
+        stencilLibrary.register(original, named: StencilPlan.originalName)
+        let key = StencilPlan.preparedKey
+        let wrapper =
+            "{{#\(key)}}{{{\(StencilPlan.rowHTMLKey)}}}{{/\(key)}}{{^\(key)}}{{> \(StencilPlan.originalName)}}{{/\(key)}}"
+        guard let compiled = try? MustacheTemplate(string: HTMLEscaping.pragmaLine + wrapper) else { return nil }
+        stencilLibrary.register(compiled, named: StencilPlan.rowTemplate)
+        return StencilPlan(library: stencilLibrary)
+    }
+
+    /// Every tag of a template's text: its sigil (`#`, `^`, `/`, `&`, `{`, `>`, `!`, `=`, `<`, `$`, `%`, or empty
+    /// for a variable) and its name, trimmed.
+    static func tags(in text: String) -> [(sigil: String, name: String)] {
+        text.matches(of: #/\{\{(\{?)([^}]*)\}?\}\}/#).map { match in
+            var body = Substring(match.output.2).drop { $0 == " " || $0 == "\t" }
+            var sigil = String(match.output.1)
+            if sigil.isEmpty, let first = body.first, "#^/&>!=<$%".contains(first) {
+                sigil = String(first)
+                body = body.dropFirst()
+            }
+            return (sigil, String(body.trimmingCharacters(in: .whitespaces)))
+        }
+    }
+}
