@@ -77,4 +77,16 @@ import Testing
         let parts = [TextHighlighter.Part(text: "<a href=\"x\">'&", marked: false), TextHighlighter.Part(text: "\"\u{301}<", marked: true)]
         #expect(TextHighlighter.html(of: parts) == "&lt;a href=&quot;x&quot;&gt;&#39;&amp;<mark>&quot;\u{301}&lt;</mark>")
     }
+    @Test func theFirstMatchIsTheFirstOfAllMatches() {
+        var seed: UInt64 = 11
+        let queries = ["서울", "a", "aa aab", "ab bcab", "울 서", "e\u{301}", "ﬁ fi", "가 가가", "b a"]
+        for round in 0..<600 {
+            let text = Self.randomText(&seed, length: round % 80) + ["", "aab", "bcabcab", "서울서울", "aaaa"][round % 5]
+            let clustered = ClusteredText(text)
+            for query in queries {
+                let needles = TextNormalizer.normalizedQueryWords(query).map { Array($0.utf8) }
+                #expect(clustered.firstMatchRange(of: needles) == clustered.matchRanges(of: needles).first, "query \(query) text \(text)")
+            }
+        }
+    }
 }

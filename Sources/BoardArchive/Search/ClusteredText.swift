@@ -135,6 +135,42 @@ struct ClusteredText: Equatable {
         return merged
     }
 
+    /// The first range ``matchRanges(of:)`` returns, found without looking past it: the occurrences of all needles
+    /// are walked in order of their start, merged while they overlap, and the walk stops at the first that does not.
+    func firstMatchRange(of needles: [[UInt8]]) -> Range<Int>? {
+        normalized.withUnsafeBufferPointer { hay -> Range<Int>? in
+            let live = needles.filter { !$0.isEmpty && $0.count <= hay.count }
+            // Each needle's next occurrence (a byte offset) and its cluster range.
+            var next: [(offset: Int, range: Range<Int>)?] = live.map { occurrence(of: $0, in: hay, from: 0) }
+            var merged: Range<Int>?
+            while let index = next.indices.filter({ next[$0] != nil }).min(by: { (next[$0]?.range.lowerBound ?? 0) < (next[$1]?.range.lowerBound ?? 0) }),
+                let found = next[index]
+            {
+                if let current = merged {
+                    guard found.range.lowerBound < current.upperBound else { break }
+                    merged = current.lowerBound..<max(current.upperBound, found.range.upperBound)
+                } else {
+                    merged = found.range
+                }
+                next[index] = occurrence(of: live[index], in: hay, from: found.offset + live[index].count)
+            }
+            return merged
+        }
+    }
+
+    /// The first occurrence of `needle` in `hay` at or after byte `start`: its offset and cluster range.
+    private func occurrence(of needle: [UInt8], in hay: UnsafeBufferPointer<UInt8>, from start: Int) -> (offset: Int, range: Range<Int>)? {
+        let first = needle[0]
+        var at = start
+        while at + needle.count <= hay.count {
+            if hay[at] == first && needle.withUnsafeBufferPointer({ Self.equal(hay, at, $0) }) {
+                return (at, cluster(holding: at)..<(cluster(holding: at + needle.count - 1) + 1))
+            }
+            at += 1
+        }
+        return nil
+    }
+
     private static func equal(_ hay: UnsafeBufferPointer<UInt8>, _ at: Int, _ needle: UnsafeBufferPointer<UInt8>) -> Bool {
         var offset = 1
         while offset < needle.count {

@@ -38,10 +38,10 @@ struct TextHighlighter: Sendable {
     func snippet(of text: String, before: Int = 40, after: Int = 80, prefix: Int? = 4096) -> [Part]? {
         guard !words.isEmpty else { return nil }
         var clustered = ClusteredText(text, prefix: prefix)
-        var first = clustered.matchRanges(of: needles).first
+        var first = clustered.firstMatchRange(of: needles)
         if clustered.isTruncated, !isSettled(first, in: clustered, after: after) {
             clustered = ClusteredText(text)
-            first = clustered.matchRanges(of: needles).first
+            first = clustered.firstMatchRange(of: needles)
         }
         guard let first else { return nil }
         return excerpt(of: clustered, around: first, before: before, after: after)
@@ -49,7 +49,7 @@ struct TextHighlighter: Sendable {
 
     /// ``snippet(of:before:after:prefix:)`` for a whole text already cut into clusters (shared by several highlighters).
     func snippet(in clustered: ClusteredText, before: Int = 40, after: Int = 80) -> [Part]? {
-        guard !words.isEmpty, let first = clustered.matchRanges(of: needles).first else { return nil }
+        guard !words.isEmpty, let first = clustered.firstMatchRange(of: needles) else { return nil }
         return excerpt(of: clustered, around: first, before: before, after: after)
     }
 
