@@ -48,11 +48,30 @@ import Testing
         #expect(Array(full.prefix(outcome.hits.count)) == outcome.hits)
     }
 
-    @Test func theBrowserUsesTheSameBudget() throws {
-        let script = try String(
-            contentsOf: SiteFixture.templatesDirectory.appendingPathComponent("assets/search.js"), encoding: .utf8)
-        #expect(script.contains("var BUDGET = \(SearchIndexReader.browserByteBudget);"))
-        #expect(script.contains("var FILE_ESTIMATE = \(SearchIndexReader.fileEstimate);"))
+    @Test func theManifestHandsTheBrowserTheLayoutAndBudget() throws {
+        let manifest = try #require(Self.files[SearchIndexBuilder.manifestPath].flatMap(SearchScript.unwrap))
+        let object = try #require(try JSONSerialization.jsonObject(with: manifest.json) as? [String: Any])
+        let layout = try #require(object["layout"] as? [String: Any])
+        #expect(layout["budget"] as? Int == SearchIndexReader.browserByteBudget)
+        #expect(layout["fileEstimate"] as? Int == SearchIndexReader.fileEstimate)
+        let meta = try #require(layout["meta"] as? [String: Int])
+        #expect(meta.count == SearchRecordLayout.Meta.allCases.count)
+        for field in SearchRecordLayout.Meta.allCases { #expect(meta["\(field)"] == field.rawValue) }
+        #expect(layout["postings"] as? [String: Int] == ["title": 0, "contents": 1, "writer": 2])
+        // A record the encoder wrote, read by the layout's names, is the post it describes.
+        let reader = try SearchIndexReader(files: Self.files)
+        let record = try reader.meta(blockIndex: 0, position: 0)
+        #expect(record.count == meta.count)
+        let postId = try #require(record[meta["postId"] ?? -1] as? Int)
+        let document = try #require(Self.documents.first { $0.postId == postId })
+        #expect(record[meta["title"] ?? -1] as? String == document.title)
+        #expect(record[meta["writer"] ?? -1] as? String == document.writer)
+        // The browser has no layout or budget of its own.
+        let script = try String(contentsOf: SiteFixture.templatesDirectory.appendingPathComponent("assets/search.js"), encoding: .utf8)
+        #expect(script.firstMatch(of: #/record\[\d/#) == nil)
+        for number in [SearchIndexReader.browserByteBudget, SearchIndexReader.fileEstimate] {
+            #expect(script.firstMatch(of: try Regex("\\b\(number)\\b")) == nil, "search.js has \(number) of its own")
+        }
     }
 }
 

@@ -8,9 +8,9 @@
  *     longer one as all its bigrams; candidates of words longer than 2 are verified against the text;
  *   - blocks are read in listing order (notices first, then newest first), the newest block straight away,
  *     the rest only when the block directory says they hold every token;
- *   - a run of the search pauses before a step whose files (FILE_ESTIMATE each, not yet loaded) would take it
- *     past BUDGET bytes (every file declares its size); the page offers to go on searching older posts, so a
- *     rare word never loads the whole index; a run always takes its first step, so continuing makes progress;
+ *   - a run of the search pauses before a step whose files (the layout's fileEstimate each, not yet loaded)
+ *     would take it past the layout's budget in bytes (every file declares its size); the page offers to go on
+ *     searching older posts, so a rare word never loads the whole index; a run always takes its first step, so continuing makes progress;
  *   - rows are built with DOM APIs only (createElement, textContent); never innerHTML with data.
  */
 (function () {
@@ -22,19 +22,25 @@
   var PAGE = 30;
   var STORAGE_KEY = 'boardarchive.recentSearches';
   var TARGETS = ['all', 'title', 'contents', 'writer'];
-  var FIELDS = { all: [0, 2, 1], title: [0], contents: [1], writer: [2] };  // 0 title, 1 contents, 2 writer
+  // The fields a target searches, in the order hits are verified; their posting-list positions come from the manifest.
+  var TARGET_FIELDS = { all: ['title', 'writer', 'contents'], title: ['title'], contents: ['contents'], writer: ['writer'] };
 
   /* ---- Loading shards ------------------------------------------------------------------------------ */
   var shards = Object.create(null);   // id -> payload (every lookup table is prototype-free: any key is safe)
   var waiting = Object.create(null);  // id -> promise
   var loadedIds = [];   // every shard id loaded, in order (read by the benchmark)
   var loadedBytes = 0;  // the declared sizes of every shard loaded
-  var BUDGET = 112000;  // bytes one run of a search may load before it pauses (SearchIndexReader's byteBudget)
-  var FILE_ESTIMATE = 6000;  // what an index file not loaded yet is expected to weigh (the builder's posting-shard target)
+  // The index's record layout and byte budget are the manifest's `layout` (SearchRecordLayout in the builder):
+  // `meta` (a metadata record's field positions), `postings` (the posting lists' order), `budget` (bytes one run of a
+  // search may load before it pauses), `fileEstimate` (what an index file not loaded yet is expected to weigh).
+  var LAYOUT = null;
+  var budgetOverride = 0;  // a budget set by the benchmark, else the manifest's
+  function budgetBytes() { return budgetOverride || LAYOUT.budget; }
+  function field(record, name) { return record[LAYOUT.meta[name]]; }
   window.BoardArchiveSearch = {
     load: function (id, data, bytes) { shards[id] = data; loadedBytes += bytes > 0 ? bytes : 0; },
     loaded: loadedIds,
-    setBudget: function (bytes) { BUDGET = bytes; }
+    setBudget: function (bytes) { budgetOverride = bytes; }
   };
   var base = app.getAttribute('data-index') || 'search/';
 
@@ -137,8 +143,9 @@
   function metaId(blockIndex, position) { return manifest.blocks[blockIndex][0] + '/m' + Math.floor(position / manifest.m); }
   function contentsIds(blockIndex, record) {
     var ids = [];
-    if (record && record[10] >= 0) {
-      for (var k = record[10]; k < record[10] + record[11]; k++) { ids.push(manifest.blocks[blockIndex][0] + '/c' + k); }
+    var first = record ? field(record, 'contentsFirst') : -1;
+    if (first >= 0) {
+      for (var k = first; k < first + field(record, 'contentsCount'); k++) { ids.push(manifest.blocks[blockIndex][0] + '/c' + k); }
     }
     return ids;
   }
@@ -173,8 +180,10 @@
   function normalizedField(field, blockIndex, position) {
     var key = blockIndex + '/' + position + '/' + field;
     if (normalizedTexts[key] !== undefined) { return Promise.resolve(normalizedTexts[key]); }
-    var source = field === 1 ? contents(blockIndex, position)
-      : meta(blockIndex, position).then(function (record) { return record ? record[field === 0 ? 8 : 9] : ''; });
+    var source = field === LAYOUT.postings.contents ? contents(blockIndex, position)
+      : meta(blockIndex, position).then(function (record) {
+        return record ? record[LAYOUT.meta[field === LAYOUT.postings.title ? 'title' : 'writer']] : '';
+      });
     return source.then(function (value) { normalizedTexts[key] = normalize(value); return normalizedTexts[key]; });
   }
 
@@ -216,7 +225,7 @@
     function word(index) {
       if (index === plans.length) { return Promise.resolve(true); }
       var p = plans[index], order = fields.filter(function (f) { return sets[index][f].has(position); });
-      if (order.indexOf(1) >= 0) { contentsCandidate = true; }
+      if (order.indexOf(LAYOUT.postings.contents) >= 0) { contentsCandidate = true; }
       function field(k) {
         if (k === order.length) { return Promise.resolve(false); }
         if (p.exact) { return Promise.resolve(true); }
@@ -228,7 +237,8 @@
     }
     return word(0).then(function (ok) {
       if (!ok) { return null; }
-      if (fields.indexOf(1) >= 0) { sets.forEach(function (s) { if (s[1].has(position)) { contentsCandidate = true; } }); }
+      var contentsList = LAYOUT.postings.contents;
+      if (fields.indexOf(contentsList) >= 0) { sets.forEach(function (s) { if (s[contentsList].has(position)) { contentsCandidate = true; } }); }
       return contentsCandidate;
     });
   }
@@ -236,7 +246,7 @@
   /* A running search: finds hits in listing order, as many as asked, resuming where it stopped. */
   function Search(query, target, board) {
     this.plans = queryWords(query).map(plan);
-    this.fields = FIELDS[target] || FIELDS.all;
+    this.fields = (TARGET_FIELDS[target] || TARGET_FIELDS.all).map(function (name) { return LAYOUT.postings[name]; });
     this.board = board;
     this.hits = [];
     this.blockIndex = 0;
@@ -248,7 +258,7 @@
     this.cancelled = false;
     this.running = null;
     this.runStart = 0;
-    this.budget = BUDGET;
+    this.budget = budgetBytes();
   }
 
   /* Stops a search the page no longer shows; idle() resolves once its step in flight has finished loading. */
@@ -259,7 +269,7 @@
    * the search pauses where it is (see fill). A run that has loaded nothing yet always goes on. */
   Search.prototype.overBudget = function (files) {
     var spent = loadedBytes - this.runStart;
-    if (spent === 0 || spent + files * FILE_ESTIMATE <= this.budget) { return false; }
+    if (spent === 0 || spent + files * LAYOUT.fileEstimate <= this.budget) { return false; }
     this.paused = true;
     return true;
   };
@@ -325,7 +335,7 @@
   Search.prototype.fill = function (count, budget) {
     this.paused = false;
     this.runStart = loadedBytes;
-    this.budget = budget || BUDGET;
+    this.budget = budget || budgetBytes();
     this.running = this.step(count);
     return this.running;
   };
@@ -373,6 +383,8 @@
     if (manifest) { return Promise.resolve(manifest); }
     return loadShard('manifest').then(function (m) {
       if (!m) { throw new Error('the search index is missing'); }
+      if (!m.layout) { throw new Error('the search index has no layout: rebuild the site'); }
+      LAYOUT = m.layout;
       manifest = m;
       return manifest;
     });
@@ -570,7 +582,7 @@
   }
 
   function buildRow(record, contentsText, words, boardNames) {
-    var postId = record[0], type = record[2], created = new Date(record[3] * 1000);
+    var postId = field(record, 'postId'), type = field(record, 'postType'), created = new Date(field(record, 'created') * 1000);
     var row = element('tr', 'post-row' + (type === 'notice' ? ' is-notice' : '') + (type === 'reply' ? ' is-reply' : ''));
     row.setAttribute('data-post-id', String(postId));
     row.setAttribute('data-post-type', type);
@@ -587,11 +599,12 @@
     titleCell.appendChild(document.createTextNode(' '));
     var link = element('a');
     link.href = 'posts/' + postId + '.html';
-    var title = String(record[8]);
+    var title = String(field(record, 'title'));
     if (title.trim() === '') { link.textContent = text('untitled'); } else { appendMarked(link, title, words); }
     titleCell.appendChild(link);
-    if (record[5] > 0) { titleCell.appendChild(document.createTextNode(' ')); titleCell.appendChild(element('span', 'comment-count', '[' + record[5] + ']')); }
-    if (boardNames[record[1]] !== undefined) { titleCell.appendChild(document.createTextNode(' ')); titleCell.appendChild(element('span', 'search-board', boardNames[record[1]])); }
+    var comments = field(record, 'comments'), boardName = boardNames[field(record, 'boardId')];
+    if (comments > 0) { titleCell.appendChild(document.createTextNode(' ')); titleCell.appendChild(element('span', 'comment-count', '[' + comments + ']')); }
+    if (boardName !== undefined) { titleCell.appendChild(document.createTextNode(' ')); titleCell.appendChild(element('span', 'search-board', boardName)); }
     if (contentsText !== null) {
       var excerpt = snippet(contentsText, words);
       if (excerpt !== null) { var p = element('p', 'search-snippet'); appendMarked(p, excerpt, words); titleCell.appendChild(p); }
@@ -599,20 +612,20 @@
     row.appendChild(titleCell);
 
     var writerCell = element('td', 'post-writer');
-    appendMarked(writerCell, String(record[9]), words);
+    appendMarked(writerCell, String(field(record, 'writer')), words);
     row.appendChild(writerCell);
 
     var dateCell = element('td', 'post-date');
     var time = element('time', '', isToday ? pad(local.hh) + ':' + pad(local.mm) : pad(local.y % 100) + '-' + pad(local.m) + '-' + pad(local.d));
-    time.setAttribute('datetime', isoOf(record[3]));
+    time.setAttribute('datetime', isoOf(field(record, 'created')));
     time.setAttribute('data-format', 'short');
     time.title = pad(local.y, 4) + '-' + pad(local.m) + '-' + pad(local.d) + ' ' + pad(local.hh) + ':' + pad(local.mm) + ':' + pad(local.ss);
     dateCell.appendChild(time);
     row.appendChild(dateCell);
-    row.appendChild(element('td', 'post-views', String(record[4])));
-    row.appendChild(element('td', 'post-comments', String(record[5])));
+    row.appendChild(element('td', 'post-views', String(field(record, 'views'))));
+    row.appendChild(element('td', 'post-comments', String(comments)));
     var attachmentCell = element('td', 'post-attachment');
-    if (record[6] > 0) {
+    if (field(record, 'attachments') > 0) {
       var marker = element('span', 'attachment-marker');
       marker.title = text('attachment');
       marker.setAttribute('role', 'img');
@@ -730,7 +743,7 @@
     if (!state || !state.search) { return; }
     more.disabled = true;
     // "Search older posts" doubles the budget of each further run, so a long search needs few clicks.
-    var budget = state.search.paused && state.search.hits.length <= state.shown ? Math.min(state.search.budget * 2, 16 * BUDGET) : BUDGET;
+    var budget = state.search.paused && state.search.hits.length <= state.shown ? Math.min(state.search.budget * 2, 16 * budgetBytes()) : budgetBytes();
     state.search.fill(state.shown + PAGE + 1, budget).then(function () {
       return renderHits(state, state.shown, state.shown + PAGE);
     }).then(function () {

@@ -143,9 +143,10 @@ struct ClusteredText: Equatable {
             // Each needle's next occurrence (a byte offset) and its cluster range.
             var next: [(offset: Int, range: Range<Int>)?] = live.map { occurrence(of: $0, in: hay, from: 0) }
             var merged: Range<Int>?
-            while let index = next.indices.filter({ next[$0] != nil }).min(by: { (next[$0]?.range.lowerBound ?? 0) < (next[$1]?.range.lowerBound ?? 0) }),
-                let found = next[index]
-            {
+            func earliest() -> Int? {
+                next.indices.filter { next[$0] != nil }.min { (next[$0]?.range.lowerBound ?? 0) < (next[$1]?.range.lowerBound ?? 0) }
+            }
+            while let index = earliest(), let found = next[index] {
                 if let current = merged {
                     guard found.range.lowerBound < current.upperBound else { break }
                     merged = current.lowerBound..<max(current.upperBound, found.range.upperBound)

@@ -73,15 +73,25 @@ struct SearchBlockEncoder {
         return entries.sorted { $0.token < $1.token }
     }
 
-    /// `[postId, boardId, postType, created (Unix seconds), views, comments, attachments, isReply, title, writer,
-    /// first contents shard (-1 when empty), contents shard count]`.
+    /// The metadata record of a post, in ``SearchRecordLayout/Meta`` order (`created` in Unix seconds, `isReply` 0 or 1,
+    /// `contentsFirst` -1 when the post has no contents).
     func metaRecord(_ document: SearchDocument, contents: (first: Int, count: Int)) -> SearchJSON {
-        .array([
-            .int(document.postId), .int(document.boardId), .string(document.postType.rawValue),
-            .int(Int(document.createdDateTime.timeIntervalSince1970.rounded(.down))), .int(document.viewCount),
-            .int(document.commentsCount), .int(document.attachmentsCount), .int(document.hasParent ? 1 : 0),
-            .string(document.title), .string(document.writer), .int(contents.first), .int(contents.count),
-        ])
+        SearchRecordLayout.record { field in
+            switch field {
+            case .postId: .int(document.postId)
+            case .boardId: .int(document.boardId)
+            case .postType: .string(document.postType.rawValue)
+            case .created: .int(Int(document.createdDateTime.timeIntervalSince1970.rounded(.down)))
+            case .views: .int(document.viewCount)
+            case .comments: .int(document.commentsCount)
+            case .attachments: .int(document.attachmentsCount)
+            case .isReply: .int(document.hasParent ? 1 : 0)
+            case .title: .string(document.title)
+            case .writer: .string(document.writer)
+            case .contentsFirst: .int(contents.first)
+            case .contentsCount: .int(contents.count)
+            }
+        }
     }
 
     /// Packs the raw contents into shards of about `contentsShardTargetBytes`, records `[position, text]`; a

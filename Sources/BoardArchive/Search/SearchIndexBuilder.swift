@@ -72,14 +72,15 @@ public struct SearchIndexBuilder: Sendable {
         var postingBuckets: Int
     }
 
-    /// `search/manifest.js`: the blocks in search order, the total, the directory's bucket count, the boards and the
-    /// keyword pages.
+    /// `search/manifest.js`: the record layout and byte budget (``SearchRecordLayout``), the blocks in search order, the
+    /// total, the directory's bucket count, the boards and the keyword pages.
     static func manifest(
         configuration: SearchIndexConfiguration, blocks: [ManifestBlock], total: Int, directoryBuckets: Int, boards: [Int: String],
         keywords: [SearchKeywordLink]
     ) -> Data {
         let object = SearchJSON.object([
-            ("v", .int(1)),
+            ("v", .int(2)),
+            ("layout", SearchRecordLayout.manifestObject),
             ("m", .int(configuration.metaShardSize)),
             ("total", .int(total)),
             ("d", .int(directoryBuckets)),

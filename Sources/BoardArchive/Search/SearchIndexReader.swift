@@ -34,16 +34,11 @@ public final class SearchIndexReader {
         public var loadedBytes: Int
     }
 
-    /// The byte budget of one run of a search in the browser: `BUDGET` in `templates/assets/search.js`.
-    ///
-    /// With the manifest and the rows of the first page, a first query stays under 150 kB on 100,000 posts
-    /// (measured in `Benchmarks/search/RESULTS.md`).
-    public static let browserByteBudget = 112_000
+    /// The byte budget of one run of a search in the browser (``SearchRecordLayout/byteBudget``).
+    public static let browserByteBudget = SearchRecordLayout.byteBudget
 
-    /// What a step expects each index file it has not loaded yet to weigh: `FILE_ESTIMATE` in `search.js`, the
-    /// builder's posting-shard target (posting and directory shards average under it; the largest file of the
-    /// benchmark archives is 8 kB).
-    static let fileEstimate = 6_000
+    /// What a step expects each index file it has not loaded yet to weigh (``SearchRecordLayout/fileEstimate``).
+    static let fileEstimate = SearchRecordLayout.fileEstimate
 
     let blocks: [Block]
     let metaShardSize: Int
@@ -181,7 +176,7 @@ public final class SearchIndexReader {
     public func postId(of hit: Hit) throws -> Int {
         counting = false
         defer { counting = true }
-        guard let postId = try meta(of: hit)[0] as? Int else {
+        guard let postId = try meta(of: hit)[SearchRecordLayout.Meta.postId.rawValue] as? Int else {
             throw SearchIndexError(path: metaPath(blockIndex: hit.blockIndex, position: hit.position), reason: .malformedFile(detail: "no post id"))
         }
         return postId
@@ -189,8 +184,7 @@ public final class SearchIndexReader {
 
     // MARK: - Shards
 
-    /// The metadata record of a post: `[postId, boardId, postType, created, views, comments, attachments, isReply,
-    /// title, writer, first contents shard, contents shard count]`.
+    /// The metadata record of a post (fields in ``SearchRecordLayout/Meta`` order).
     func meta(of hit: Hit) throws -> [Any] { try meta(blockIndex: hit.blockIndex, position: hit.position) }
 
     func meta(blockIndex: Int, position: Int) throws -> [Any] {
@@ -221,8 +215,8 @@ public final class SearchIndexReader {
         if let cached = normalizedTexts[key] { return cached }
         let text: String
         switch field {
-        case .title: text = (try meta(blockIndex: blockIndex, position: position)[8] as? String) ?? ""
-        case .writer: text = (try meta(blockIndex: blockIndex, position: position)[9] as? String) ?? ""
+        case .title: text = (try meta(blockIndex: blockIndex, position: position)[SearchRecordLayout.Meta.title.rawValue] as? String) ?? ""
+        case .writer: text = (try meta(blockIndex: blockIndex, position: position)[SearchRecordLayout.Meta.writer.rawValue] as? String) ?? ""
         case .contents: text = try contents(blockIndex: blockIndex, position: position)
         }
         let normalized = TextNormalizer.normalize(text)
@@ -265,7 +259,10 @@ public final class SearchIndexReader {
 
     /// The contents shards a metadata record names (none when the post has no contents).
     func contentsPaths(blockIndex: Int, record: [Any]) -> [String] {
-        guard record.count == 12, let first = record[10] as? Int, let count = record[11] as? Int, first >= 0 else { return [] }
+        typealias Meta = SearchRecordLayout.Meta
+        guard record.count == Meta.allCases.count, let first = record[Meta.contentsFirst.rawValue] as? Int,
+            let count = record[Meta.contentsCount.rawValue] as? Int, first >= 0
+        else { return [] }
         return (first..<(first + max(count, 0))).map { "search/\(blocks[blockIndex].id)/c\($0).js" }
     }
 
