@@ -57,11 +57,21 @@ struct SearchBlockRecordTests {
             let record = SearchBlockRecord(
                 id: "n\(round)", postingBuckets: next(64) + 1, files: (0..<next(5)).map { "search/n\(round)/p\($0).js" },
                 postIds: (0..<count).map { _ in next(1_000_000_000) }, created: (0..<count).map { _ in next(2_000_000_000) - 100_000_000 },
-                hashes: (0..<count).map { _ in String(next(1 << 30), radix: 16) }, boards: (0..<count).map { _ in next(30) },
+                hashes: (0..<count).map { _ in UInt64(next(1 << 30)) << 34 | UInt64(next(1 << 30)) }, boards: (0..<count).map { _ in next(30) },
                 matches: Dictionary(uniqueKeysWithValues: (0..<next(4)).map { ("k-\($0)", (0..<next(5)).map { _ in next(count + 1) }) }))
             #expect(SearchBlockRecord(id: record.id, data: record.encoded()) == record)
         }
         #expect(SearchBlockRecord(id: "n0", data: Data("v2\n".utf8)) == nil)
+    }
+
+    @Test func contentHashKeysAreTheStoresHexOrAHashOfOtherText() {
+        #expect(SearchBlockRecord.hashKey("00000000000000ff".utf8) == 255)
+        #expect(SearchBlockRecord.hashKey("cbf29ce484222325".utf8) == 0xcbf2_9ce4_8422_2325)
+        #expect(SearchBlockRecord.hex(SearchBlockRecord.hashKey("0123456789abcdef".utf8)) == "0123456789abcdef")
+        // Not 16 lowercase hex digits: a hash of the text, different for different texts.
+        let others = ["", "xyz", "0123456789ABCDEF", "0123456789abcdeg", "0123456789abcdef0"].map { SearchBlockRecord.hashKey($0.utf8) }
+        #expect(Set(others).count == others.count)
+        #expect(!others.contains(0x0123_4567_89ab_cdef))
     }
 }
 

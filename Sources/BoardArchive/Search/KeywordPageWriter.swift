@@ -124,7 +124,7 @@ struct KeywordPageWriter: Sendable {
                 listing.addPager(of: page.archivePage, to: &digest)
                 for row in page.range {
                     digest.add(results.postIds[row])
-                    digest.add(results.hashes[row])
+                    digest.add(Int(bitPattern: UInt(results.hashes[row])))
                     digest.add(boardNames[results.boards[row]] ?? "")
                     digest.add(pages.clock.isToday(Date(timeIntervalSince1970: TimeInterval(results.created[row]))))
                 }

@@ -12,7 +12,7 @@ struct KeywordResults {
     var keyword: SearchKeyword
     var postIds: [Int] = []
     var created: [Int] = []
-    var hashes: [String] = []
+    var hashes: [UInt64] = []
     var boards: [Int] = []
     /// How many of the posts are notices (listed first).
     var pinned = 0
