@@ -27,12 +27,14 @@ struct KeywordPageWriter: Sendable {
         return (listing, result)
     }
 
-    /// One page to render: its keyword (an index into the keywords), which page, the posts it lists, and the
-    /// creation time and id of the oldest of them (the order pages are rendered in).
+    /// One page to render: its keyword (an index into the keywords), which page, where the ids of the posts it lists
+    /// are in the ids of all pages (one flat array: at 1M posts there are hundreds of thousands of pages to render, and
+    /// an array each cost more than the ids), and the creation time and id of the oldest of them (the order pages are
+    /// rendered in).
     private struct PageJob {
         var keyword: Int
         var archivePage: Int?
-        var postIds: [Int]
+        var ids: Range<Int>
         var oldest: (created: Int, postId: Int)
     }
 
@@ -105,6 +107,7 @@ struct KeywordPageWriter: Sendable {
         base: BuildDigest
     ) throws -> Int {
         var jobs: [PageJob] = []
+        var jobIds: [Int] = []
         var listings: [KeywordListing] = []
         var pageCount = 0
         for (index, keyword) in keywords.enumerated() {
@@ -132,7 +135,9 @@ struct KeywordPageWriter: Sendable {
                 if try output.needsRendering(path, digest: digest) {
                     let oldest =
                         page.range.isEmpty ? (Int.max, 0) : (results.created[page.range.upperBound - 1], results.postIds[page.range.upperBound - 1])
-                    jobs.append(PageJob(keyword: index, archivePage: page.archivePage, postIds: Array(results.postIds[page.range]), oldest: oldest))
+                    let first = jobIds.count
+                    jobIds.append(contentsOf: results.postIds[page.range])
+                    jobs.append(PageJob(keyword: index, archivePage: page.archivePage, ids: first..<jobIds.count, oldest: oldest))
                 }
             }
         }
@@ -144,12 +149,14 @@ struct KeywordPageWriter: Sendable {
         let keywordListings = listings
         let plan = renderer.stencilPlan(rowKeys: Self.rowKeys, pageKeys: Self.pageKeys)
         let pageRenderer = plan.map { renderer.with($0.library) } ?? renderer
+        let allIds = jobIds
         for start in stride(from: 0, to: jobs.count, by: Self.batchSize) {
             let batch = Array(jobs[start..<min(jobs.count, start + Self.batchSize)])
-            let (ids, prepared) = try prepare(batch, store: store)
+            let batchIds = batch.map { Array(allIds[$0.ids]) }
+            let (ids, prepared) = try prepare(batchIds, store: store)
             let lookup = Dictionary(uniqueKeysWithValues: zip(ids, prepared.indices))
             let highlights = try concurrentMap(batch.count) { item in
-                batch[item].postIds.compactMap { lookup[$0] }.map { post in
+                batchIds[item].compactMap { lookup[$0] }.map { post in
                     (post: post, highlight: Highlight(of: prepared[post], by: highlighters[batch[item].keyword]))
                 }
             }
@@ -166,11 +173,11 @@ struct KeywordPageWriter: Sendable {
     }
 
     /// The posts of a batch of pages, each read once, in order of first appearance, with their rows prepared.
-    private func prepare(_ batch: [PageJob], store: ArchiveStore) throws -> (ids: [Int], posts: [PreparedPost]) {
+    private func prepare(_ batch: [[Int]], store: ArchiveStore) throws -> (ids: [Int], posts: [PreparedPost]) {
         var unique: [Int] = []
         var seen = Set<Int>()
-        for job in batch {
-            for id in job.postIds where seen.insert(id).inserted { unique.append(id) }
+        for pageIds in batch {
+            for id in pageIds where seen.insert(id).inserted { unique.append(id) }
         }
         let ids = unique
         let posts: [Int: Post]
