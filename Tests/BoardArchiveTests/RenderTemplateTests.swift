@@ -61,6 +61,23 @@ struct RenderTemplateTests {
         #expect(location.hasSuffix("templates/board.mustache:15"))
     }
 
+    @Test("a template still reading the retired {{t.key}} search strings fails at its file and line")
+    func retiredSearchStrings() throws {
+        let templates = try Self.copyOfDefaultTemplates(in: try SiteFixture.temporaryDirectory())
+        let file = templates.appendingPathComponent("keyword-index.mustache")
+        let text = try String(contentsOf: file, encoding: .utf8)
+        try Data(text.replacingOccurrences(of: "{{s.noKeywords}}", with: "{{ t.noKeywords }}").utf8).write(to: file)
+        let error = try #require(buildError { _ = try load(templates) })
+        guard case .templateSyntax(let message) = error.reason else {
+            Issue.record("expected a template error, got \(error.reason)")
+            return
+        }
+        #expect(message.contains("{{s.key}}"))
+        #expect(error.location?.hasSuffix("templates/keyword-index.mustache:12") == true)
+        #expect(TemplateRenderer.retiredStringsLine(in: "a\n{{#t.x}}") == 2)
+        #expect(TemplateRenderer.retiredStringsLine(in: "{{title}} {{s.t}} {{test.x}}") == nil)
+    }
+
     @Test("a missing required template is an error naming it")
     func missingTemplate() throws {
         let templates = try Self.copyOfDefaultTemplates(in: try SiteFixture.temporaryDirectory())
@@ -133,7 +150,7 @@ struct RenderTemplateTests {
 
     @Test("both languages define the same interface strings")
     func stringTables() {
-        #expect(Set(SiteStrings.korean.keys) == Set(SiteStrings.english.keys))
+        #expect(Set(SiteStrings.koreanTable.keys) == Set(SiteStrings.englishTable.keys))
         #expect(SiteStrings(language: .ko)["anonymous"] == "익명")
         #expect(SiteStrings(language: .ko)["notice"] == "공지")
         #expect(SiteStrings(language: .en)["anonymous"] == "Anonymous")
@@ -144,7 +161,7 @@ struct RenderTemplateTests {
         for name in try TemplateRenderer.templateFiles(in: SiteFixture.templatesDirectory) {
             let text = try String(contentsOf: SiteFixture.templatesDirectory.appendingPathComponent(name + ".mustache"), encoding: .utf8)
             for match in text.matches(of: #/\{\{\s*s\.([A-Za-z]+)\s*\}\}/#) {
-                #expect(SiteStrings.korean[String(match.output.1)] != nil, "\(name) uses s.\(match.output.1)")
+                #expect(SiteStrings.koreanTable[String(match.output.1)] != nil, "\(name) uses s.\(match.output.1)")
             }
         }
     }

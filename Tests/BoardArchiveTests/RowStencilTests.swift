@@ -27,12 +27,12 @@ import Testing
         let pages = PageContext(strings: SiteStrings(language: .ko), clock: Self.clock)
         let post = KeywordPageTests.post(1, "제목", contents: "본문")
         #expect(Set(pages.row(for: post, root: "../").keys) == PageContext.rowKeys)
-        let writer = KeywordPageWriter(pages: pages, strings: SearchStrings(language: .ko), boardNames: [:])
+        let writer = KeywordPageWriter(pages: pages, strings: SiteStrings(language: .ko), boardNames: [:])
         let keyword = SearchKeyword(text: "서울", slug: KeywordSelector.slug(for: "서울"))
         let context = writer.pageContext(
             keyword: keyword, count: 40, countLabel: "40", searchHref: "x", archivePage: nil, listing: ListingPages(pinnedCount: 0, itemCount: 40),
             rows: [])
-        #expect(Set(context.keys).subtracting(["t"]).union(["title", "content"]) == KeywordPageWriter.pageKeys)
+        #expect(Set(context.keys).union(["title", "content"]) == KeywordPageWriter.pageKeys)
     }
 
     /// A copy of the default templates with `changes` (template name → text) applied.
@@ -55,7 +55,7 @@ import Testing
 
     @Test func theDefaultTemplatesAndRowsReadingSharedKeysGetAPlan() throws {
         #expect(try Self.plan([:]) != nil)
-        #expect(try Self.plan(["keyword-row": "{{title}} {{root}} {{s.attachment}} {{t.keywordSearch}} {{{titleHTML}}} {{writerHTML}}\n"]) != nil)
+        #expect(try Self.plan(["keyword-row": "{{title}} {{root}} {{s.attachment}} {{s.keywordSearch}} {{{titleHTML}}} {{writerHTML}}\n"]) != nil)
     }
 
     @Test(arguments: [
@@ -79,7 +79,7 @@ import Testing
     @Test func keywordPagesAreTheSameBytesWithAndWithoutStencils() throws {
         let row = """
             <tr data-id="{{postId}}"><td>{{titleHTML}}|{{{titleHTML}}}</td><td>{{&writerHTML}}{{{writerHTML}}}</td>\
-            {{#hasSnippet}}<p>{{{snippetHTML}}}</p>{{/hasSnippet}}{{^hasSnippet}}<p>{{t.keywordSearch}}</p>{{/hasSnippet}}\
+            {{#hasSnippet}}<p>{{{snippetHTML}}}</p>{{/hasSnippet}}{{^hasSnippet}}<p>{{s.keywordSearch}}</p>{{/hasSnippet}}\
             <a href="{{root}}{{href}}">{{title}}</a>{{> partials/badges}}</tr>
 
             """

@@ -58,6 +58,14 @@ struct TemplateRenderer: Sendable {
             }
             sources.append((name, text))
         }
+        for (name, text) in sources {
+            if let line = retiredStringsLine(in: text) {
+                throw BuildError(
+                    phase: .templates,
+                    reason: .templateSyntax("{{t.key}} strings are now {{s.key}}: the search strings joined the one table of interface strings"),
+                    location: "\(displayPath(directory, name)):\(line)")
+            }
+        }
         let names = Set(files)
         for required in requiredTemplates where !names.contains(required) {
             throw BuildError(phase: .templates, reason: .templateNotFound(required), location: displayPath(directory, required))
@@ -102,6 +110,12 @@ struct TemplateRenderer: Sendable {
             references.append((String(match.output.1), line))
         }
         return references
+    }
+
+    /// The 1-based line of the first tag that reads the retired `t` table of search strings (`{{t.key}}`), or nil.
+    static func retiredStringsLine(in text: String) -> Int? {
+        guard let match = text.firstMatch(of: #/\{\{\{?[ \t]*[#^&\/]?[ \t]*t\./#) else { return nil }
+        return text[..<match.range.lowerBound].reduce(1) { $1 == "\n" ? $0 + 1 : $0 }
     }
 
     /// A readable phrase for swift-mustache's parser errors.

@@ -6,7 +6,7 @@ import Foundation
 /// keyword's words in the title and the writer, and a contents snippet around the first occurrence.
 struct KeywordPageWriter: Sendable {
     let pages: PageContext
-    let strings: SearchStrings
+    let strings: SiteStrings
     let boardNames: [Int: String]
 
     /// The file name of a keyword's front page (`archivePage` nil) or archive page `archivePage`, inside `keywords/`.
@@ -216,9 +216,7 @@ struct KeywordPageWriter: Sendable {
             }
         }
         let found = keys
-        var base = renderer.commonContext(relativeRoot: "../", title: "")
-        base.merge(invariantContext) { _, page in page }
-        let shared = SharedContext(keys: base)
+        let shared = SharedContext(keys: renderer.commonContext(relativeRoot: "../", title: ""))
         let rendered = try concurrentMap(found.count) { item -> RowStencil? in
             var context = shared.keys
             context.merge(prepared[found[item].post].row) { _, row in row }
@@ -231,15 +229,12 @@ struct KeywordPageWriter: Sendable {
         return stencils
     }
 
-    /// The keys of every page's context that the layout's common keys do not give, and that do not change between pages.
-    private var invariantContext: [String: Any] { ["t": strings.table] }
-
-    /// The context of one keyword page: ``pageKeys`` (but `title` and `content`, which ``TemplateRenderer`` adds) and
-    /// ``invariantContext``.
+    /// The context of one keyword page: ``pageKeys`` but `title` and `content`, which ``TemplateRenderer`` adds with the
+    /// keys every page shares.
     func pageContext(
         keyword: SearchKeyword, count: Int, countLabel: String, searchHref: String, archivePage: Int?, listing: ListingPages, rows: [[String: Any]]
     ) -> [String: Any] {
-        var context: [String: Any] = [
+        [
             "keyword": keyword.text,
             "count": count,
             "countLabel": archivePage == nil ? countLabel : "",
@@ -249,8 +244,6 @@ struct KeywordPageWriter: Sendable {
             "pager": pages.pager(listing, page: archivePage) { Self.fileName(slug: keyword.slug, archivePage: $0) },
             "searchHref": searchHref,
         ]
-        context.merge(invariantContext) { page, _ in page }
-        return context
     }
 
     /// Renders and writes one keyword page listing `rows`.
@@ -296,7 +289,6 @@ struct KeywordPageWriter: Sendable {
     /// `keywords/index.html`: `keywords` (`keyword`, `href`, `count`, `countLabel`), `hasKeywords`, `t`.
     func indexContext(_ keywords: [(keyword: String, slug: String, count: Int)]) -> [String: Any] {
         [
-            "t": strings.table,
             "hasKeywords": !keywords.isEmpty,
             "keywords": keywords.map {
                 [

@@ -115,7 +115,7 @@ struct SearchPhase: Sendable {
         let links = zip(keywords, counts).map { SearchKeywordLink(keyword: $0.text, path: "keywords/\($0.slug).html", count: $1) }
         try output.write(manifest(links), to: SearchIndexBuilder.manifestPath)
         report.indexFiles = output.producedDigests.keys.filter { $0.hasPrefix("search/") }.count
-        let strings = SearchStrings(language: configuration.language)
+        let strings = pages.strings
         let searchHTML = try renderer.renderPage(
             template: "search", context: searchPage(boards: boards, strings: strings), relativeRoot: "", title: pages.strings["search"],
             scripts: ["assets/search.js"])
@@ -172,10 +172,9 @@ struct SearchPhase: Sendable {
         return buckets
     }
 
-    /// The search page: `t` (search strings), `targets` (`value`, `label`), `boards` (`boardId`, `name`).
-    func searchPage(boards: [Board], strings: SearchStrings) -> [String: Any] {
+    /// The search page: `targets` (`value`, `label`), `boards` (`boardId`, `name`).
+    func searchPage(boards: [Board], strings: SiteStrings) -> [String: Any] {
         [
-            "t": strings.table,
             "targets": SearchTarget.allCases.map { ["value": $0.rawValue, "label": strings.label(of: $0)] },
             "boards": boards.map { ["boardId": $0.boardId, "name": $0.displayName] as [String: Any] },
         ]

@@ -8,8 +8,9 @@ public enum SiteLanguage: String, Sendable, Equatable, CaseIterable, Codable {
 
 /// The interface strings of the generated site, one table per language.
 ///
-/// Templates read them as `{{s.key}}`; every key exists in every language (a test checks it), so a
-/// template never renders an empty label because one table lacks a key.
+/// Templates read them as `{{s.key}}`, the search page's and keyword pages' strings too (one table, not two); every
+/// key exists in every language (a test checks it), so a template never renders an empty label because one table
+/// lacks a key.
 public struct SiteStrings: Sendable, Equatable {
     /// The language of the table.
     public let language: SiteLanguage
@@ -19,7 +20,7 @@ public struct SiteStrings: Sendable, Equatable {
     /// The table for `language`.
     public init(language: SiteLanguage) {
         self.language = language
-        self.table = language == .ko ? Self.korean : Self.english
+        self.table = language == .ko ? Self.koreanTable : Self.englishTable
     }
 
     /// The label for `key`, or the key itself when no table has it (visible, never empty).
@@ -41,6 +42,10 @@ public struct SiteStrings: Sendable, Equatable {
     func pageNumber(_ page: Int) -> String {
         language == .ko ? "\(page)쪽" : "Page \(page)"
     }
+
+    /// Every string of a language: the site's and the search's (``koreanSearch``, ``englishSearch``), which share no key.
+    static let koreanTable = korean.merging(koreanSearch) { site, _ in site }
+    static let englishTable = english.merging(englishSearch) { site, _ in site }
 
     static let korean: [String: String] = [
         "siteTitle": "게시판 아카이브",

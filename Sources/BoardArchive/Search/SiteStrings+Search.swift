@@ -1,20 +1,12 @@
-/// The interface strings of the search page and the keyword pages, one table per language.
+/// The interface strings of the search page and the keyword pages: part of ``SiteStrings`` (one table per language,
+/// `{{s.key}}` in every template), kept in this file beside the search they belong to.
 ///
-/// Templates read them as `{{t.key}}` (the site-wide strings stay `{{s.key}}`). Messages with `{query}`,
-/// `{target}`, `{count}` or `{keyword}` are filled in by `search.js`.
-struct SearchStrings: Sendable, Equatable {
-    let table: [String: String]
-
-    init(language: SiteLanguage) {
-        table = language == .ko ? Self.korean : Self.english
-    }
-
-    subscript(key: String) -> String { table[key] ?? key }
-
+/// Messages with `{query}`, `{target}`, `{count}` or `{keyword}` are filled in by `search.js` or the keyword pages.
+extension SiteStrings {
     /// The label of a search target as the target menu shows it.
     func label(of target: SearchTarget) -> String { self["target-" + target.rawValue] }
 
-    static let korean: [String: String] = [
+    static let koreanSearch: [String: String] = [
         "target-all": "전체", "target-title": "제목", "target-contents": "내용", "target-writer": "작성자",
         "targetLabel": "검색 대상", "boardLabel": "게시판", "allBoards": "모든 게시판",
         "prompt": "검색어를 입력하세요. 제목, 내용, 작성자에서 찾습니다.",
@@ -33,7 +25,7 @@ struct SearchStrings: Sendable, Equatable {
         "keywordSearch": "검색 페이지에서 보기", "noKeywords": "키워드 페이지가 없습니다.",
     ]
 
-    static let english: [String: String] = [
+    static let englishSearch: [String: String] = [
         "target-all": "All", "target-title": "Title", "target-contents": "Contents", "target-writer": "Writer",
         "targetLabel": "Search in", "boardLabel": "Board", "allBoards": "All boards",
         "prompt": "Type a search. Titles, contents and writers are searched.",
