@@ -42,7 +42,7 @@ const api = context.BoardArchiveSearch;
     // Go on after every pause on the byte budget, as a reader clicking "search older posts" would.
     do { await search.fill(Infinity); } while (search.paused);
     const ids = [];
-    for (const hit of search.hits) ids.push((await api.meta(hit.block, hit.position))[0]);
+    for (const hit of search.hits) ids.push(api.field(await api.meta(hit.block, hit.position), 'postId'));
     answers.push(ids);
   }
   process.stdout.write(JSON.stringify(answers));

@@ -76,6 +76,8 @@ struct RenderTemplateTests {
         #expect(error.location?.hasSuffix("templates/keyword-index.mustache:12") == true)
         #expect(TemplateRenderer.retiredStringsLine(in: "a\n{{#t.x}}") == 2)
         #expect(TemplateRenderer.retiredStringsLine(in: "{{title}} {{s.t}} {{test.x}}") == nil)
+        #expect(TemplateRenderer.retiredStringsLine(in: "{{#t}}{{prompt}}{{/t}}") == 1)
+        #expect(TemplateRenderer.retiredStringsLine(in: "x\n{{ \n t.more}}") == 2)
     }
 
     @Test("a missing required template is an error naming it")

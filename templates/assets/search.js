@@ -37,6 +37,7 @@
   var budgetOverride = 0;  // a budget set by the benchmark, else the manifest's
   function budgetBytes() { return budgetOverride || LAYOUT.budget; }
   function field(record, name) { return record[LAYOUT.meta[name]]; }
+  function postingCount() { return Object.keys(LAYOUT.postings).length; }
   window.BoardArchiveSearch = {
     load: function (id, data, bytes) { shards[id] = data; loadedBytes += bytes > 0 ? bytes : 0; },
     loaded: loadedIds,
@@ -154,8 +155,9 @@
     var id = postingId(blockIndex, token);
     return loadShard(id).then(function (payload) {
       var value = lookup(id, payload, token);
-      var parts = value === null ? [] : value.split('.');
-      return [decode(parts[0]), decode(parts[1]), decode(parts[2])];
+      var parts = value === null ? [] : value.split('.'), lists = [];
+      for (var i = 0; i < postingCount(); i++) { lists.push(decode(parts[i])); }
+      return lists;
     });
   }
 
@@ -201,7 +203,8 @@
     return Promise.all([Promise.all(tokenLists), boardList]).then(function (results) {
       var perWord = results[0], combined = results[1] ? results[1][0] : null;
       var sets = perWord.map(function (lists) {
-        var perField = [new Set(), new Set(), new Set()];
+        var perField = [];
+        for (var f = 0; f < postingCount(); f++) { perField.push(new Set()); }
         fields.forEach(function (field) {
           var positions = null;
           for (var i = 0; i < lists.length; i++) {
@@ -313,7 +316,7 @@
    * a word may be in its contents, its contents shards (one assumed while the metadata is not loaded). */
   Search.prototype.candidateFiles = function (blockIndex, position) {
     var id = metaId(blockIndex, position), files = unloaded([id]);
-    if (!this.block.sets.some(function (s) { return s[1].has(position); })) { return files; }
+    if (!this.block.sets.some(function (s) { return s[LAYOUT.postings.contents].has(position); })) { return files; }
     if (files > 0) { return files + 1; }
     return unloaded(contentsIds(blockIndex, shards[id] ? shards[id][position % manifest.m] : null));
   };
@@ -394,6 +397,7 @@
   window.BoardArchiveSearch.Search = Search;
   window.BoardArchiveSearch.ready = ensureManifest;
   window.BoardArchiveSearch.meta = meta;
+  window.BoardArchiveSearch.field = field;  // a metadata record's field by name (after ready())
 
   /* ---- Highlighting -------------------------------------------------------------------------------- */
   var segmenter = null;

@@ -34,9 +34,16 @@ extension TemplateRenderer {
         let texts = Dictionary(sources.map { ($0.name, $0.text) }, uniquingKeysWith: { first, _ in first })
         guard texts[StencilPlan.rowTemplate] != nil, texts[StencilPlan.originalName] == nil else { return nil }
         for text in texts.values {
-            guard !text.contains(StencilPlan.preparedKey), text.firstMatch(of: #/(?m)^[ \t]+\{\{[ \t]*>/#) == nil else { return nil }
-            for tag in Self.tags(in: text) where ["=", "<", "$", "%"].contains(tag.sigil) || tag.name.hasPrefix("*") { return nil }
+            guard !text.contains(StencilPlan.preparedKey), !text.utf8.contains(0), text.firstMatch(of: #/(?m)^\h+\{\{\s*>/#) == nil,
+                text.firstMatch(of: #/\{\{\s*=/#) == nil
+            else { return nil }
+            for tag in Self.tags(in: text) {
+                if ["=", "<", "$", "%"].contains(tag.sigil) || tag.name.hasPrefix("*") { return nil }
+                // swift-mustache skips any whitespace inside a tag, line breaks included; these checks split on spaces and tabs.
+                if tag.body.contains(where: { $0.isWhitespace && $0 != " " && $0 != "\t" }) { return nil }
+            }
         }
+        guard Self.includesRowOnlyInPosts(texts) else { return nil }
         // The row template and every partial it includes.
         var closure: Set<String> = [StencilPlan.rowTemplate]
         var pending = [StencilPlan.rowTemplate]
@@ -65,9 +72,9 @@ extension TemplateRenderer {
         return StencilPlan(library: stencilLibrary)
     }
 
-    /// Every tag of a template's text: its sigil (`#`, `^`, `/`, `&`, `{`, `>`, `!`, `=`, `<`, `$`, `%`, or empty
-    /// for a variable) and its name, trimmed.
-    static func tags(in text: String) -> [(sigil: String, name: String)] {
+    /// Every tag of a template's text, in order: its sigil (`#`, `^`, `/`, `&`, `{`, `>`, `!`, `=`, `<`, `$`, `%`, or
+    /// empty for a variable), its name trimmed of spaces and tabs, and its whole text between the braces.
+    static func tags(in text: String) -> [(sigil: String, name: String, body: String)] {
         text.matches(of: #/\{\{(\{?)([^}]*)\}?\}\}/#).map { match in
             var body = Substring(match.output.2).drop { $0 == " " || $0 == "\t" }
             var sigil = String(match.output.1)
@@ -75,7 +82,29 @@ extension TemplateRenderer {
                 sigil = String(first)
                 body = body.dropFirst()
             }
-            return (sigil, String(body.trimmingCharacters(in: .whitespaces)))
+            return (sigil, String(body.trimmingCharacters(in: .whitespaces)), String(match.output.2))
         }
+    }
+
+    /// Whether `keyword-row` is included only by `keyword`, each time directly inside its `{{#posts}}` section, with no
+    /// open section around it that pushes a context (only inverted sections and the page's flags `hasPosts` and
+    /// `isFront`): then a row's names resolve as in a stencil, in the row and then in the keys every page shares.
+    static func includesRowOnlyInPosts(_ texts: [String: String]) -> Bool {
+        for (name, text) in texts where name != "keyword" {
+            if partialReferences(in: text).contains(where: { $0.name == StencilPlan.rowTemplate }) { return false }
+        }
+        var open: [(sigil: String, name: String)] = []
+        for tag in tags(in: texts["keyword"] ?? "") {
+            switch tag.sigil {
+            case "#", "^": open.append((tag.sigil, tag.name))
+            case "/": open.removeLast(open.isEmpty ? 0 : 1)
+            case ">" where tag.name == StencilPlan.rowTemplate:
+                guard let top = open.last, top.sigil == "#", top.name == "posts",
+                    open.dropLast().allSatisfy({ $0.sigil == "^" || ["hasPosts", "isFront"].contains($0.name) })
+                else { return false }
+            default: continue
+            }
+        }
+        return true
     }
 }

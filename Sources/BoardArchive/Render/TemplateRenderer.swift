@@ -103,7 +103,8 @@ struct TemplateRenderer: Sendable {
 
     /// The `{{> name}}` and `{{< name}}` tags of a template with their 1-based line numbers.
     static func partialReferences(in text: String) -> [(name: String, line: Int)] {
-        let pattern = #/\{\{[ \t]*[><][ \t]*([^\s*}][^\s}]*)[ \t]*\}\}/#
+        // Any whitespace, line breaks included, may stand around the name: swift-mustache skips it.
+        let pattern = #/\{\{\s*[><]\s*([^\s*}][^\s}]*)\s*\}\}/#
         var references: [(name: String, line: Int)] = []
         for match in text.matches(of: pattern) {
             let line = text[..<match.range.lowerBound].reduce(1) { $1 == "\n" ? $0 + 1 : $0 }
@@ -112,9 +113,10 @@ struct TemplateRenderer: Sendable {
         return references
     }
 
-    /// The 1-based line of the first tag that reads the retired `t` table of search strings (`{{t.key}}`), or nil.
+    /// The 1-based line of the first tag that reads the retired `t` table of search strings (`{{t.key}}`, `{{#t}}`),
+    /// or nil.
     static func retiredStringsLine(in text: String) -> Int? {
-        guard let match = text.firstMatch(of: #/\{\{\{?[ \t]*[#^&\/]?[ \t]*t\./#) else { return nil }
+        guard let match = text.firstMatch(of: #/\{\{\{?\s*[#^&\/]?\s*t\s*(\.|\}\})/#) else { return nil }
         return text[..<match.range.lowerBound].reduce(1) { $1 == "\n" ? $0 + 1 : $0 }
     }
 
