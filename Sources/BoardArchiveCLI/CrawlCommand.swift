@@ -18,13 +18,19 @@ struct CrawlCommand: AsyncParsableCommand {
         let logger = log.makeLogger()
         do {
             let report = try await Self.crawl(crawl.makeConfiguration(), store: ArchiveStore(path: store.store), logger: logger)
-            print("Crawled \(report.summary).")
+            Self.printSummary(of: report, json: log.jsonLogs)
             if !report.mismatches.isEmpty { throw ExitCode(ExitCodes.dataError) }
         } catch let exit as ExitCode {
             throw exit
         } catch {
             throw exitWithError(error)
         }
+    }
+
+    /// Prints the crawl's summary line and one line per board saying what was read and why.
+    static func printSummary(of report: CrawlReport, json: Bool) {
+        print("Crawled \(report.summary).")
+        for board in report.boardSummaries { print("  \(board.line)") }
     }
 
     /// Runs a crawl with the real HTTP transport, shutting it down on every path.

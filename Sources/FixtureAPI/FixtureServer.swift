@@ -106,6 +106,11 @@ public final class FixtureServer: Sendable {
         get async { await state.currentDataset() }
     }
 
+    /// Serves `dataset` from now on, as a board API whose posts changed between two crawls; request counters are kept.
+    public func replaceDataset(with dataset: FixtureDataset) async {
+        await state.replace(with: dataset)
+    }
+
     /// Stops accepting connections, finishes in-flight requests and waits until the server is down. Safe to call twice.
     public func stop() async {
         await group.triggerGracefulShutdown()

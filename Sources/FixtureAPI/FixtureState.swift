@@ -28,7 +28,20 @@ actor FixtureState {
     private var drift: FixtureFaults.OffsetDrift?
 
     init(dataset: FixtureDataset, drift: FixtureFaults.OffsetDrift?) {
-        boards = dataset.boards.enumerated().sorted { lhs, rhs in
+        (boards, postsByBoard) = Self.arranged(dataset)
+        referenceDate = dataset.referenceDate
+        self.drift = drift
+    }
+
+    /// Serves `dataset` from now on (tests change the source between two crawls); counters are kept.
+    func replace(with dataset: FixtureDataset) {
+        (boards, postsByBoard) = Self.arranged(dataset)
+        referenceDate = dataset.referenceDate
+    }
+
+    /// The boards in `orderNo` order and each board's posts in the server's order.
+    private static func arranged(_ dataset: FixtureDataset) -> ([Board], [Int: [Post]]) {
+        let boards = dataset.boards.enumerated().sorted { lhs, rhs in
             switch (lhs.element.orderNo, rhs.element.orderNo) {
             case let (left?, right?) where left != right: return left < right
             case (.some, nil): return true
@@ -40,9 +53,7 @@ actor FixtureState {
         for board in dataset.boards where grouped[board.boardId] == nil {
             grouped[board.boardId] = []
         }
-        postsByBoard = grouped.mapValues { $0.sorted(by: FixtureDataset.serverOrder) }
-        referenceDate = dataset.referenceDate
-        self.drift = drift
+        return (boards, grouped.mapValues { $0.sorted(by: FixtureDataset.serverOrder) })
     }
 
     /// Counts a request and returns its place in the sequence.
