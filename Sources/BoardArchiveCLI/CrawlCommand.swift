@@ -27,8 +27,13 @@ struct CrawlCommand: AsyncParsableCommand {
         }
     }
 
-    /// Prints the crawl's summary line and one line per board saying what was read and why.
+    /// Prints the crawl's summary line and one line per board saying what was read and why; with `--json-logs`, one
+    /// JSON object instead.
     static func printSummary(of report: CrawlReport, json: Bool) {
+        if json {
+            print(report.jsonSummary)
+            return
+        }
         print("Crawled \(report.summary).")
         for board in report.boardSummaries { print("  \(board.line)") }
     }

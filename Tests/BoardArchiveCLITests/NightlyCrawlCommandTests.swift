@@ -139,4 +139,34 @@ struct NightlyCrawlCommandTests {
             try nightly.expectStoreHoldsTheSource()
         }
     }
+
+    @Test func jsonLogsEndWithOneSummaryObject() async throws {
+        try await NightlyHarness.with { nightly in
+            #expect(try await nightly.run().0.status == 0)
+            var changed = NightlyHarness.withNewPosts(40, in: nightly.dataset)
+            let deleted = changed.posts(inBoard: NightlyHarness.bigBoard)[100].postId
+            changed.posts.removeAll { $0.postId == deleted }
+            await nightly.serve(changed)
+            let (result, requests) = try await nightly.run(["--json-logs"])
+            #expect(result.status == 0, "stderr: \(result.stderr)")
+            let lines = result.stdout.split(separator: "\n")
+            #expect(lines.count == 1)
+            let object = try #require(try JSONSerialization.jsonObject(with: Data((lines.first ?? "").utf8)) as? [String: Any])
+            #expect(object["event"] as? String == "crawl summary")
+            #expect(object["boards"] as? Int == Self.boards)
+            #expect(object["boardsByMode"] as? [String: Int] == ["incremental": 5, "fallback": 1, "full": 0])
+            #expect(object["requests"] as? Int == requests)
+            #expect(object["retries"] as? Int == 0)
+            #expect(object["posts"] as? [String: Int] == ["total": 251, "new": 40, "changed": 0, "gone": 1])
+            // The fallback board was re-read whole (176 posts); the others' first pages (75 posts), of 251.
+            #expect(object["verifiedShare"] as? Double == 1)
+            #expect((object["durationSeconds"] as? Double).map { $0 >= 0 } == true)
+            let boards = try #require(object["perBoard"] as? [[String: Any]])
+            #expect(boards.count == Self.boards)
+            #expect(boards.first { $0["boardId"] as? Int == NightlyHarness.bigBoard }?["mode"] as? String == "fallback")
+            for line in result.stderr.split(separator: "\n") {
+                #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) != nil, "not JSON: \(line)")
+            }
+        }
+    }
 }

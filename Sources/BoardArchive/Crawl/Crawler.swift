@@ -150,8 +150,12 @@ public struct Crawler: Sendable {
                 summary.mode = .fallback
                 summary.reason = reason
             } else if mode == .incremental, pass == 1 {
-                summary.mode = .fallback
-                summary.reason = "the board moved while it was read"
+                // Read to its end without disagreeing with the store: a board the store did not hold yet, or one page.
+                summary.mode = result.consistent ? .incremental : .fallback
+                summary.reason =
+                    result.consistent
+                    ? (outcome.counts.new > 0 ? "\(outcome.counts.new) new, read to its end" : "nothing new")
+                    : "the board moved while it was read"
             }
             everSeen.formUnion(result.seen)
             outcome.passes = pass
