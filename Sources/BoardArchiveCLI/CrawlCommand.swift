@@ -38,13 +38,25 @@ struct CrawlCommand: AsyncParsableCommand {
         for board in report.boardSummaries { print("  \(board.line)") }
     }
 
-    /// Runs a crawl with the real HTTP transport, shutting it down on every path.
+    /// Runs a crawl with the real HTTP transport, shutting it down on every path, with `SIGINT`/`SIGTERM` trapped
+    /// while it runs; a crawl stopped by one prints how to resume and throws its exit code (130 or 143).
     static func crawl(_ configuration: CrawlConfiguration, store: ArchiveStore, logger: Logging.Logger) async throws -> CrawlReport {
         let transport = AsyncHTTPTransport(readTimeout: configuration.retryPolicy.requestTimeout)
+        let trap = SignalTrap()
+        trap.install()
+        defer { trap.remove() }
         do {
-            let report = try await Crawler(configuration: configuration, transport: transport, store: store, logger: logger).run()
+            let report = try await Crawler(
+                configuration: configuration, transport: transport, store: store, logger: logger, stop: trap.stop,
+                observe: TestKillHook.observer(ProcessInfo.processInfo.environment)
+            ).run()
             try await transport.shutdown()
             return report
+        } catch let error as CrawlError where error.reason == .interrupted {
+            try? await transport.shutdown()
+            let (code, message) = trap.interruption(error)
+            FileHandle.standardError.write(Data(message.utf8))
+            throw ExitCode(code)
         } catch {
             try? await transport.shutdown()
             throw error

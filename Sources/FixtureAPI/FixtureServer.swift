@@ -86,6 +86,11 @@ public final class FixtureServer: Sendable {
         get async { await state.requestCount }
     }
 
+    /// Every request's path and query (`/api/v2/boards/7/posts?offset=0&limit=30`), in arrival order.
+    public var requestTargets: [String] {
+        get async { await state.targets }
+    }
+
     /// How many answers were sent per HTTP status (truncated bodies count as 200; dropped connections are not counted).
     public var statusCounts: [Int: Int] {
         get async { await state.statusCounts }

@@ -18,6 +18,8 @@ actor FixtureState {
     }
 
     private(set) var requestCount = 0
+    /// Every request's path and query, in arrival order.
+    private(set) var targets: [String] = []
     private(set) var statusCounts: [Int: Int] = [:]
     private(set) var droppedConnectionCount = 0
     private(set) var truncatedResponseCount = 0
@@ -59,6 +61,7 @@ actor FixtureState {
     /// Counts a request and returns its place in the sequence.
     func admit(target: String) -> Ticket {
         requestCount += 1
+        targets.append(target)
         let attempt = attemptsByTarget[target, default: 0]
         attemptsByTarget[target] = attempt + 1
         return Ticket(number: requestCount, attempt: attempt)

@@ -55,14 +55,37 @@ final class NightlyHarness {
         CommandRunner.Result, requests: Int
     ) {
         let before = await server.requestCount
-        let full =
-            [command, "--api", server.baseURL.absoluteString, "--store", store] + arguments
-            + (command == "export" ? ["--out", site] + Self.clock : [])
+        let full = commandLine(arguments, command: command)
         let env = environment.merging(["BOARD_API_TOKEN": Self.token]) { mine, _ in mine }
         let result = try await withCheckedThrowingContinuation { continuation in
             Thread { continuation.resume(with: Result { try CommandRunner.run(full, environment: env) }) }.start()
         }
         return (result, await server.requestCount - before)
+    }
+
+    /// Starts `boardarchive <command> --api … --store …` plus `arguments` in the background.
+    func start(_ arguments: [String] = [], command: String = "crawl", environment: [String: String] = [:]) throws -> RunningCommand {
+        try RunningCommand(
+            commandLine(arguments, command: command), environment: environment.merging(["BOARD_API_TOKEN": Self.token]) { mine, _ in mine })
+    }
+
+    private func commandLine(_ arguments: [String], command: String) -> [String] {
+        [command, "--api", server.baseURL.absoluteString, "--store", store] + arguments
+            + (command == "export" ? ["--out", site] + Self.clock : [])
+    }
+
+    /// The rows of `sql` on the store, each as text.
+    func rows(_ sql: String) throws -> [[String]] {
+        let queue = try DatabaseQueue(path: store)
+        defer { try? queue.close() }
+        return try queue.read { db in
+            try Row.fetchAll(db, sql: sql).map { row in row.databaseValues.map { String.fromDatabaseValue($0) ?? $0.description } }
+        }
+    }
+
+    /// `PRAGMA integrity_check` of the store: `ok` when sound.
+    func integrity() throws -> String {
+        try rows("PRAGMA integrity_check").first?.first ?? ""
     }
 
     /// Every post row as the build and a reader see it (the seen-times and run ids left out).

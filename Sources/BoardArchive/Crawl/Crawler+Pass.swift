@@ -79,8 +79,10 @@ extension Crawler {
                 try store.recordPage(
                     adopt(fresh, listedUnder: boardId, warn: pass == 1), board: boardId, pass: pass, offset: requestOffset,
                     count: page.items.count, lastPostId: page.items.last?.item.postId ?? anchor, total: page.total,
-                    pageHash: page.contentHash, run: run, pageIDs: page.items.map(\.item.postId), at: now())
+                    pageHash: page.contentHash, run: run, pageIDs: page.items.map(\.item.postId), at: now()
+                ) { observe(.insidePageTransaction(board: boardId, offset: requestOffset)) }
             }
+            observe(.pageStored(board: boardId, offset: requestOffset))
             counts = counts + pageCounts
             seen.formUnion(fresh.map(\.item.postId))
             postsRead += fresh.count

@@ -18,25 +18,36 @@ public struct Crawler: Sendable {
     let store: ArchiveStore
     let logger: Logger
     let now: @Sendable () -> Date
+    /// Told of each ``CrawlEvent`` as it happens (the command line's test hook stops the process at a named one).
+    let observe: @Sendable (CrawlEvent) -> Void
 
+    /// - Parameters:
+    ///   - stop: Requested on `SIGINT`/`SIGTERM`: no new request starts, pages in flight are stored, the run is
+    ///     recorded as interrupted and ``run()`` throws ``CrawlError/Reason/interrupted``.
+    ///   - observe: Told of each ``CrawlEvent``; does nothing by default.
     public init(
         configuration: CrawlConfiguration, transport: any HTTPTransport, store: ArchiveStore, logger: Logger,
-        now: @escaping @Sendable () -> Date = { Date() }
+        now: @escaping @Sendable () -> Date = { Date() }, stop: CrawlStop = CrawlStop(),
+        observe: @escaping @Sendable (CrawlEvent) -> Void = { _ in }
     ) {
         self.init(
             configuration: configuration,
             client: BoardAPIClient(
                 baseURL: configuration.api, token: configuration.token, transport: transport, retryPolicy: configuration.retryPolicy,
-                maxRequestsPerSecond: configuration.maxRequestsPerSecond, logger: logger),
-            store: store, logger: logger, now: now)
+                maxRequestsPerSecond: configuration.maxRequestsPerSecond, logger: logger, stop: stop),
+            store: store, logger: logger, now: now, observe: observe)
     }
 
-    init(configuration: CrawlConfiguration, client: BoardAPIClient, store: ArchiveStore, logger: Logger, now: @escaping @Sendable () -> Date) {
+    init(
+        configuration: CrawlConfiguration, client: BoardAPIClient, store: ArchiveStore, logger: Logger, now: @escaping @Sendable () -> Date,
+        observe: @escaping @Sendable (CrawlEvent) -> Void = { _ in }
+    ) {
         self.configuration = configuration
         self.client = client
         self.store = store
         self.logger = logger
         self.now = now
+        self.observe = observe
     }
 
     /// Crawls everything and returns what changed; throws `CrawlError` or `StoreError`, leaving the run resumable.
@@ -48,6 +59,7 @@ public struct Crawler: Sendable {
         if resumed { logger.notice("Resuming an interrupted crawl run", metadata: ["run": "\(runId)"]) }
         do {
             let boards = uniqueBoards(try await client.fetchBoards().items)
+            observe(.boardsFetched)
             report.gone = try store.recordBoards(boards, run: runId, at: now())
             report.boards = boards.count
             let outcomes = try await crawlBoards(boards.map(\.item.boardId), run: runId)
@@ -63,7 +75,8 @@ public struct Crawler: Sendable {
                 if let summary = outcome.summary { report.boardSummaries.append(summary) }
             }
         } catch {
-            try? store.finishRun(runId, status: "failed", summary: configuration.token.redact(error.localizedDescription), at: now())
+            let status = (error as? CrawlError)?.reason == .interrupted ? "interrupted" : "failed"
+            try? store.finishRun(runId, status: status, summary: configuration.token.redact(error.localizedDescription), at: now())
             throw error
         }
         report.requests = await client.statistics.requests
@@ -86,18 +99,35 @@ public struct Crawler: Sendable {
     }
 
     /// Crawls the boards at most `concurrency` at a time, in a stable order of results.
+    ///
+    /// When a board fails (or a stop is requested), no new request starts, but the boards whose requests are in flight
+    /// store their pages before the first error is thrown: a failure never throws away a page already fetched.
     private func crawlBoards(_ ids: [Int], run: Int64) async throws -> [BoardOutcome] {
         try await withThrowingTaskGroup(of: BoardOutcome.self) { group in
             var pending = ids.makeIterator()
             var outcomes: [BoardOutcome] = []
+            var firstError: (any Error)?
             for _ in 0..<max(1, configuration.concurrency) {
                 guard let id = pending.next() else { break }
                 group.addTask { try await crawlBoard(id, run: run) }
             }
-            while let outcome = try await group.next() {
-                outcomes.append(outcome)
-                if let id = pending.next() { group.addTask { try await crawlBoard(id, run: run) } }
+            while let result = await group.nextResult() {
+                switch result {
+                case .success(let outcome):
+                    outcomes.append(outcome)
+                    observe(.boardFinished(board: outcome.boardId))
+                    if firstError == nil, !client.stop.isRequested, let id = pending.next() {
+                        group.addTask { try await crawlBoard(id, run: run) }
+                    }
+                case .failure(let error):
+                    if firstError == nil {
+                        firstError = error
+                        client.stop.request()
+                    }
+                }
             }
+            if let firstError { throw firstError }
+            if client.stop.isRequested, pending.next() != nil { throw CrawlError(request: "the next board", reason: .interrupted) }
             return outcomes.sorted { $0.boardId < $1.boardId }
         }
     }
