@@ -19,12 +19,25 @@ struct CrawlCommand: AsyncParsableCommand {
         do {
             let report = try await Self.crawl(crawl.makeConfiguration(), store: ArchiveStore(path: store.store), logger: logger)
             Self.printSummary(of: report, json: log.jsonLogs)
-            if !report.mismatches.isEmpty { throw ExitCode(ExitCodes.dataError) }
+            try Self.refuseMismatches(in: report)
         } catch let exit as ExitCode {
             throw exit
         } catch {
             throw exitWithError(error)
         }
+    }
+
+    /// Exits 65 with one sentence per board that still disagreed with its `total` after re-verification.
+    static func refuseMismatches(in report: CrawlReport) throws {
+        guard !report.mismatches.isEmpty else { return }
+        for mismatch in report.mismatches {
+            let message =
+                "error: Board \(mismatch.boardId) lists \(mismatch.expected) posts in its total but \(mismatch.found) were found, "
+                + "and it still disagreed with its total after re-verification; every post found is stored and none of the board's "
+                + "posts was marked gone. Re-run later, or ask the API's owner about the board's total.\n"
+            FileHandle.standardError.write(Data(message.utf8))
+        }
+        throw ExitCode(ExitCodes.dataError)
     }
 
     /// Prints the crawl's summary line and one line per board saying what was read and why; with `--json-logs`, one

@@ -24,7 +24,7 @@ struct ExportCommand: AsyncParsableCommand {
             CrawlCommand.printSummary(of: crawled, json: log.jsonLogs)
             let report = try await SitePublishing.build(buildConfiguration, store: archive, logger: logger)
             print(SitePublishing.describe(report, configuration: buildConfiguration))
-            if !crawled.mismatches.isEmpty { throw ExitCode(ExitCodes.dataError) }
+            try CrawlCommand.refuseMismatches(in: crawled)
         } catch let error as ExitCode {
             throw error
         } catch let error as ValidationError {

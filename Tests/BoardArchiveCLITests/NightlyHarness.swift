@@ -51,11 +51,11 @@ final class NightlyHarness {
 
     /// Runs `boardarchive <command> --api … --store …` plus `arguments` on a thread of its own (the fixture server
     /// answers on this process's threads meanwhile) and returns the result with the requests the server received.
-    func run(_ arguments: [String] = [], command: String = "crawl", environment: [String: String] = [:]) async throws -> (
+    func run(_ arguments: [String] = [], command: String = "crawl", environment: [String: String] = [:], api: URL? = nil) async throws -> (
         CommandRunner.Result, requests: Int
     ) {
         let before = await server.requestCount
-        let full = commandLine(arguments, command: command)
+        let full = commandLine(arguments, command: command, api: api)
         let env = environment.merging(["BOARD_API_TOKEN": Self.token]) { mine, _ in mine }
         let result = try await withCheckedThrowingContinuation { continuation in
             Thread { continuation.resume(with: Result { try CommandRunner.run(full, environment: env) }) }.start()
@@ -69,8 +69,8 @@ final class NightlyHarness {
             commandLine(arguments, command: command), environment: environment.merging(["BOARD_API_TOKEN": Self.token]) { mine, _ in mine })
     }
 
-    private func commandLine(_ arguments: [String], command: String) -> [String] {
-        [command, "--api", server.baseURL.absoluteString, "--store", store] + arguments
+    private func commandLine(_ arguments: [String], command: String, api: URL? = nil) -> [String] {
+        [command, "--api", (api ?? server.baseURL).absoluteString, "--store", store] + arguments
             + (command == "export" ? ["--out", site] + Self.clock : [])
     }
 
