@@ -20,6 +20,12 @@ struct FixtureAPICommand: AsyncParsableCommand {
     @Option(name: .customLong("data"), help: ArgumentHelp("A dataset JSON file to serve instead of the bundled demo.", valueName: "file"))
     var dataPath: String?
 
+    @Flag(help: "Serve --data with its dates as written instead of shifted to now (so two servers serve the same posts).")
+    var keepDates = false
+
+    @Option(help: "Add this many new posts above the newest post of each board in turn (a night's new posts).")
+    var newPosts: Int = 0
+
     @Option(help: "Serve a generated dataset with this many posts in total instead of the demo.")
     var generatePosts: Int?
 
@@ -115,7 +121,7 @@ struct FixtureAPICommand: AsyncParsableCommand {
         for (name, count) in [
             ("--latency-ms", latencyMs), ("--error-burst", errorBurst), ("--retry-after", retryAfter),
             ("--drift-insert", driftInsert), ("--drift-delete", driftDelete), ("--port", port), ("--stall-first", stallFirst),
-            ("--stall-ms", stallMs), ("--drop-mid-body-first", dropMidBodyFirst), ("--lying-total-extra", lyingTotalExtra),
+            ("--stall-ms", stallMs), ("--new-posts", newPosts), ("--drop-mid-body-first", dropMidBodyFirst), ("--lying-total-extra", lyingTotalExtra),
         ]
         where count < 0 {
             throw ValidationError("\(name) must not be negative, got \(count).")
@@ -125,6 +131,9 @@ struct FixtureAPICommand: AsyncParsableCommand {
         }
         if driftBoard == nil, driftInsert > 0 || driftDelete > 0 {
             throw ValidationError("--drift-insert and --drift-delete need --drift-board.")
+        }
+        if dataPath == nil, keepDates || newPosts > 0 {
+            throw ValidationError("--keep-dates and --new-posts go with --data FILE.")
         }
         if generatePosts != nil, dataPath != nil {
             throw ValidationError("Use either --data or --generate-posts, not both.")
@@ -143,7 +152,8 @@ struct FixtureAPICommand: AsyncParsableCommand {
         if let posts = generatePosts {
             dataset = .generated(boards: generateBoards, postsPerBoard: posts / generateBoards, seed: seed, now: now)
         } else if let dataPath {
-            dataset = try FixtureDataset.load(contentsOf: URL(fileURLWithPath: dataPath)).shifted(toNow: now)
+            let loaded = try FixtureDataset.load(contentsOf: URL(fileURLWithPath: dataPath))
+            dataset = (keepDates ? loaded : loaded.shifted(toNow: now)).addingNewPosts(newPosts)
         } else {
             dataset = try FixtureDataset.bundledDemo().shifted(toNow: now)
         }

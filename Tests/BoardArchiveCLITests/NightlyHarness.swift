@@ -142,13 +142,7 @@ final class NightlyHarness {
 
     /// The demo's big board with `count` new posts above its newest one.
     static func withNewPosts(_ count: Int, in dataset: FixtureDataset, board: Int = bigBoard) -> FixtureDataset {
-        var changed = dataset
-        let newest = dataset.posts(inBoard: board).map(\.createdDateTime).max() ?? dataset.referenceDate
-        let firstId = (dataset.posts.map(\.postId).max() ?? 0) + 1
-        for index in 0..<count {
-            changed.posts.append(post(id: firstId + index, board: board, created: newest.addingTimeInterval(Double(index + 1)), like: dataset))
-        }
-        return changed
+        dataset.addingNewPosts(count, toBoard: board)
     }
 
     /// A post of `board`, shaped like the board's others.
