@@ -1,6 +1,7 @@
 import BoardArchive
 import FixtureAPI
 import Foundation
+import GRDB
 import Testing
 
 /// Nightly runs of `boardarchive crawl` / `export`: incremental reads, the fallback full pass, the verification rota
@@ -167,6 +168,33 @@ struct NightlyCrawlCommandTests {
             for line in result.stderr.split(separator: "\n") {
                 #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) != nil, "not JSON: \(line)")
             }
+        }
+    }
+
+    @Test func aStoreAtSchemaVersion2IsUpgradedByTheNextCrawlAndThenBuilds() async throws {
+        try await NightlyHarness.with { nightly in
+            #expect(try await nightly.run().0.status == 0)
+            // Put the store back to schema version 2, as boardarchive before the nightly crawl wrote it.
+            let queue = try DatabaseQueue(path: nightly.store)
+            try await queue.write { db in
+                try db.execute(
+                    sql: """
+                        DROP TABLE verified_part; ALTER TABLE board_crawl DROP COLUMN mode;
+                        DELETE FROM grdb_migrations WHERE identifier = 'v3-nightly';
+                        """)
+            }
+            try queue.close()
+            let out = nightly.folder.appendingPathComponent("out").path
+            let refused = try CommandRunner.run(["build", "--store", nightly.store, "--out", out] + NightlyHarness.clock)
+            #expect(refused.status == 73)
+            #expect(refused.stderr.contains("has schema version 2, older than this boardarchive needs (3)"))
+            let (crawled, requests) = try await nightly.run(["--verify-fraction", "0"])
+            #expect(crawled.status == 0, "stderr: \(crawled.stderr)")
+            #expect(requests == 1 + Self.boards)
+            #expect(try ArchiveStore(path: nightly.store).schemaVersion() == 3)
+            let built = try CommandRunner.run(["build", "--store", nightly.store, "--out", out] + NightlyHarness.clock)
+            #expect(built.status == 0, "stderr: \(built.stderr)")
+            try nightly.expectStoreHoldsTheSource()
         }
     }
 }

@@ -165,16 +165,16 @@ public struct Crawler: Sendable {
             do {
                 result = try await crawlPass(boardId, pass: pass, from: start, run: run, into: &outcome.counts)
             } catch let error as CrawlError where error.reason == .notFound {
-                // The board was listed but is gone now: keep its posts, mark it, carry on with the others.
-                logger.warning("Board answered 404 after being listed; marked gone with its posts", metadata: ["board": "\(boardId)"])
-                outcome.gone = try store.markBoardGone(boardId, at: now())
-                outcome.summary = BoardCrawlSummary(boardId: boardId, mode: mode, reason: "listed but answered 404; marked gone", gone: outcome.gone)
-                return outcome
+                return try boardAnswered404(boardId, mode: mode, outcome: outcome)
             }
             summary.requests += result.requests
             summary.total = result.total
             if result.stoppedEarly {
-                return try await finishIncremental(boardId, result: result, summary: summary, run: run, outcome: outcome)
+                do {
+                    return try await finishIncremental(boardId, result: result, summary: summary, run: run, outcome: outcome)
+                } catch let error as CrawlError where error.reason == .notFound {
+                    return try boardAnswered404(boardId, mode: mode, outcome: outcome)
+                }
             }
             if let reason = result.fellBack {
                 summary.mode = .fallback
@@ -216,6 +216,15 @@ public struct Crawler: Sendable {
             pass += 1
             start = PassStart()
         }
+    }
+
+    /// The board was listed but answers 404 now: its posts are kept and marked gone with it, and the others go on.
+    private func boardAnswered404(_ boardId: Int, mode: BoardReadMode, outcome: BoardOutcome) throws -> BoardOutcome {
+        var outcome = outcome
+        logger.warning("Board answered 404 after being listed; marked gone with its posts", metadata: ["board": "\(boardId)"])
+        outcome.gone = try store.markBoardGone(boardId, at: now())
+        outcome.summary = BoardCrawlSummary(boardId: boardId, mode: mode, reason: "listed but answered 404; marked gone", gone: outcome.gone)
+        return outcome
     }
 
     /// Ends a board whose incremental read agreed with the store: re-reads its part of the rota, then records it done
