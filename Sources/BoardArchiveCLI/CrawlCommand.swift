@@ -18,8 +18,8 @@ struct CrawlCommand: AsyncParsableCommand {
         let logger = log.makeLogger()
         do {
             let report = try await Self.crawl(crawl.makeConfiguration(), store: ArchiveStore(path: store.store), logger: logger)
-            print("Crawled \(report.summary).")
-            if !report.mismatches.isEmpty { throw ExitCode(ExitCodes.dataError) }
+            Self.printSummary(of: report, json: log.jsonLogs)
+            try Self.refuseMismatches(in: report)
         } catch let exit as ExitCode {
             throw exit
         } catch {
@@ -27,13 +27,49 @@ struct CrawlCommand: AsyncParsableCommand {
         }
     }
 
-    /// Runs a crawl with the real HTTP transport, shutting it down on every path.
+    /// Exits 65 with one sentence per board that still disagreed with its `total` after re-verification.
+    static func refuseMismatches(in report: CrawlReport) throws {
+        guard !report.mismatches.isEmpty else { return }
+        for mismatch in report.mismatches {
+            let message =
+                "error: Board \(mismatch.boardId) lists \(mismatch.expected) posts in its total but \(mismatch.found) were found, "
+                + "and it still disagreed with its total after re-verification; every post found is stored and none of the board's "
+                + "posts was marked gone. Re-run later, or ask the API's owner about the board's total.\n"
+            FileHandle.standardError.write(Data(message.utf8))
+        }
+        throw ExitCode(ExitCodes.dataError)
+    }
+
+    /// Prints the crawl's summary line and one line per board saying what was read and why; with `--json-logs`, one
+    /// JSON object instead.
+    static func printSummary(of report: CrawlReport, json: Bool) {
+        if json {
+            print(report.jsonSummary)
+            return
+        }
+        print("Crawled \(report.summary).")
+        for board in report.boardSummaries { print("  \(board.line)") }
+    }
+
+    /// Runs a crawl with the real HTTP transport, shutting it down on every path, with `SIGINT`/`SIGTERM` trapped
+    /// while it runs; a crawl stopped by one prints how to resume and throws its exit code (130 or 143).
     static func crawl(_ configuration: CrawlConfiguration, store: ArchiveStore, logger: Logging.Logger) async throws -> CrawlReport {
         let transport = AsyncHTTPTransport(readTimeout: configuration.retryPolicy.requestTimeout)
+        let trap = SignalTrap()
+        trap.install()
+        defer { trap.remove() }
         do {
-            let report = try await Crawler(configuration: configuration, transport: transport, store: store, logger: logger).run()
+            let report = try await Crawler(
+                configuration: configuration, transport: transport, store: store, logger: logger, stop: trap.stop,
+                observe: TestKillHook.observer(ProcessInfo.processInfo.environment)
+            ).run()
             try await transport.shutdown()
             return report
+        } catch let error as CrawlError where error.reason == .interrupted {
+            try? await transport.shutdown()
+            let (code, message) = trap.interruption(error)
+            FileHandle.standardError.write(Data(message.utf8))
+            throw ExitCode(code)
         } catch {
             try? await transport.shutdown()
             throw error

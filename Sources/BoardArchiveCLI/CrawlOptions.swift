@@ -29,6 +29,27 @@ struct CrawlOptions: ParsableArguments {
     @Option(help: "Seconds allowed for one request.")
     var requestTimeout: Double = 30
 
+    @Flag(help: "Read every board in full now instead of incrementally from the newest end.")
+    var full = false
+
+    @Option(
+        help: ArgumentHelp(
+            "The share of every board re-read each run to find edits and deletions (a fraction such as 1/7, or 0.25; 0 turns it off).",
+            valueName: "F"))
+    var verifyFraction: String = "1/7"
+
+    /// `--verify-fraction` as a number: `a/b` or a decimal, 0…1; nil when it is neither.
+    var verifyFractionValue: Double? {
+        let parts = verifyFraction.split(separator: "/", omittingEmptySubsequences: false)
+        let value: Double?
+        if parts.count == 2, let top = Double(parts[0]), let bottom = Double(parts[1]), bottom > 0 {
+            value = top / bottom
+        } else {
+            value = Double(verifyFraction)
+        }
+        return value.flatMap { (0...1).contains($0) ? $0 : nil }
+    }
+
     func validate() throws {
         if tokenFile != nil, tokenEnv != "BOARD_API_TOKEN" {
             throw ValidationError("Pass either --token-env or --token-file, not both.")
@@ -46,6 +67,9 @@ struct CrawlOptions: ParsableArguments {
         guard retries >= 1, retries <= 100 else { throw ValidationError("--retries must be between 1 and 100, not \(retries).") }
         guard requestTimeout >= 0.1, requestTimeout <= 3_600 else {
             throw ValidationError("--request-timeout must be between 0.1 and 3600 seconds, not \(requestTimeout).")
+        }
+        guard verifyFractionValue != nil else {
+            throw ValidationError("--verify-fraction must be a fraction from 0 to 1 such as 1/7 or 0.25, not \"\(verifyFraction)\".")
         }
         if let rate = maxRequestsPerSecond, !(rate >= 0.01 && rate <= 10_000) {
             throw ValidationError("--max-rps must be between 0.01 and 10000, not \(rate).")
@@ -79,7 +103,8 @@ struct CrawlOptions: ParsableArguments {
         guard let url = URL(string: api) else { throw ValidationError("--api is not a URL.") }
         return CrawlConfiguration(
             api: url, token: token, pageSize: pageSize, concurrency: concurrency, maxRequestsPerSecond: maxRequestsPerSecond,
-            retryPolicy: RetryPolicy(maxAttempts: retries, requestTimeout: .milliseconds(Int64(requestTimeout * 1_000))))
+            retryPolicy: RetryPolicy(maxAttempts: retries, requestTimeout: .milliseconds(Int64(requestTimeout * 1_000))), readsEverything: full,
+            verifyFraction: verifyFractionValue ?? 1.0 / 7)
     }
 }
 

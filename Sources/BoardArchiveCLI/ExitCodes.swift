@@ -21,12 +21,17 @@ enum ExitCodes {
     static let cannotCreate: Int32 = 73
     /// 77: no token, or the API refused it (401).
     static let unauthorized: Int32 = 77
+    /// 130: the crawl stopped on `SIGINT` (128 + 2); the pages fetched are stored, the next run resumes.
+    static let interrupted: Int32 = 130
+    /// 143: the crawl stopped on `SIGTERM` (128 + 15); the pages fetched are stored, the next run resumes.
+    static let terminated: Int32 = 143
 
     static let helpText = """
         Exit codes: 0 success; 1 unexpected failure; 64 usage error; 65 the API sent data that breaks the contract, \
         or a board still disagreed with its total after re-verification; 69 the API was unreachable or kept failing after retries; 73 the store, templates or output folder could not \
         be used, or build refused to publish a site keeping fewer than half of the previous site's posts (see --allow-shrink); \
-        the previous site and the store are left untouched; 77 no API token, or the API refused it (401, 403).
+        the previous site and the store are left untouched; 77 no API token, or the API refused it (401, 403); \
+        130 / 143 the crawl stopped on SIGINT / SIGTERM after storing the pages in flight (run the same command again to resume).
         """
 
     /// The exit code for an error thrown by the library.
@@ -37,6 +42,7 @@ enum ExitCodes {
             case .unauthorized, .missingToken, .unexpectedStatus(403, _, _): return unauthorized
             case .undecodableBody, .undecodableItem, .postInTwoBoards: return dataError
             case .unexpectedStatus, .transport, .notFound: return unavailable
+            case .interrupted: return interrupted
             }
         case is StoreError, is BuildError: return cannotCreate
         default: return failure

@@ -21,10 +21,10 @@ struct ExportCommand: AsyncParsableCommand {
             try SiteBuilder.checkOutput(of: buildConfiguration)
             let archive = try ArchiveStore(path: store.store)
             let crawled = try await CrawlCommand.crawl(crawl.makeConfiguration(), store: archive, logger: logger)
-            print("Crawled \(crawled.summary).")
+            CrawlCommand.printSummary(of: crawled, json: log.jsonLogs)
             let report = try await SitePublishing.build(buildConfiguration, store: archive, logger: logger)
             print(SitePublishing.describe(report, configuration: buildConfiguration))
-            if !crawled.mismatches.isEmpty { throw ExitCode(ExitCodes.dataError) }
+            try CrawlCommand.refuseMismatches(in: crawled)
         } catch let error as ExitCode {
             throw error
         } catch let error as ValidationError {

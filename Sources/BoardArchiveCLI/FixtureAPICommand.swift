@@ -20,6 +20,12 @@ struct FixtureAPICommand: AsyncParsableCommand {
     @Option(name: .customLong("data"), help: ArgumentHelp("A dataset JSON file to serve instead of the bundled demo.", valueName: "file"))
     var dataPath: String?
 
+    @Flag(help: "Serve --data with its dates as written instead of shifted to now (so two servers serve the same posts).")
+    var keepDates = false
+
+    @Option(help: "Add this many new posts above the newest post of each board in turn (a night's new posts).")
+    var newPosts: Int = 0
+
     @Option(help: "Serve a generated dataset with this many posts in total instead of the demo.")
     var generatePosts: Int?
 
@@ -56,6 +62,30 @@ struct FixtureAPICommand: AsyncParsableCommand {
     @Option(help: "The Retry-After of a 429, in seconds.")
     var retryAfter: Int = 1
 
+    @Flag(help: "Send a 429's Retry-After as an HTTP date instead of seconds.")
+    var retryAfterDate = false
+
+    @Option(help: "The first N requests for each path and query wait --stall-ms before answering (request timeouts).")
+    var stallFirst: Int = 0
+
+    @Option(help: "How long a stalled request waits, in milliseconds.")
+    var stallMs: Int = 5_000
+
+    @Option(help: "The first N requests for each path and query send half their body, then close the connection.")
+    var dropMidBodyFirst: Int = 0
+
+    @Option(help: "A board whose posts answer well-formed JSON of the wrong shape.")
+    var wrongShapeBoard: Int?
+
+    @Option(help: "A board listed by GET /boards whose posts answer 404.")
+    var missingBoard: Int?
+
+    @Option(help: "A board whose pages claim --lying-total-extra more posts in total than it has.")
+    var lyingTotalBoard: Int?
+
+    @Option(help: "How many posts --lying-total-board claims beyond its real count.")
+    var lyingTotalExtra: Int = 5
+
     @Option(help: "Probability (0-1) of closing the connection without an answer.")
     var dropRate: Double = 0
 
@@ -90,7 +120,8 @@ struct FixtureAPICommand: AsyncParsableCommand {
         }
         for (name, count) in [
             ("--latency-ms", latencyMs), ("--error-burst", errorBurst), ("--retry-after", retryAfter),
-            ("--drift-insert", driftInsert), ("--drift-delete", driftDelete), ("--port", port),
+            ("--drift-insert", driftInsert), ("--drift-delete", driftDelete), ("--port", port), ("--stall-first", stallFirst),
+            ("--stall-ms", stallMs), ("--new-posts", newPosts), ("--drop-mid-body-first", dropMidBodyFirst), ("--lying-total-extra", lyingTotalExtra),
         ]
         where count < 0 {
             throw ValidationError("\(name) must not be negative, got \(count).")
@@ -100,6 +131,9 @@ struct FixtureAPICommand: AsyncParsableCommand {
         }
         if driftBoard == nil, driftInsert > 0 || driftDelete > 0 {
             throw ValidationError("--drift-insert and --drift-delete need --drift-board.")
+        }
+        if dataPath == nil, keepDates || newPosts > 0 {
+            throw ValidationError("--keep-dates and --new-posts go with --data FILE.")
         }
         if generatePosts != nil, dataPath != nil {
             throw ValidationError("Use either --data or --generate-posts, not both.")
@@ -118,17 +152,26 @@ struct FixtureAPICommand: AsyncParsableCommand {
         if let posts = generatePosts {
             dataset = .generated(boards: generateBoards, postsPerBoard: posts / generateBoards, seed: seed, now: now)
         } else if let dataPath {
-            dataset = try FixtureDataset.load(contentsOf: URL(fileURLWithPath: dataPath)).shifted(toNow: now)
+            let loaded = try FixtureDataset.load(contentsOf: URL(fileURLWithPath: dataPath))
+            dataset = (keepDates ? loaded : loaded.shifted(toNow: now)).addingNewPosts(newPosts)
         } else {
             dataset = try FixtureDataset.bundledDemo().shifted(toNow: now)
         }
         let token = tokenEnv.flatMap { ProcessInfo.processInfo.environment[$0] }
-        let faults = FixtureFaults(
+        var faults = FixtureFaults(
             latency: latencyMs, failureRate: failureRate, failureStatuses: failureStatus, errorBurst: errorBurst, errorBurstStatus: errorBurstStatus,
             tooManyRequestsEvery: tooManyRequestsEvery,
             retryAfterSeconds: retryAfter, dropConnectionRate: dropRate, truncatedJSONRate: truncateRate,
             unauthorizedAfter: unauthorizedAfter,
             offsetDrift: driftBoard.map { FixtureFaults.OffsetDrift(boardId: $0, insert: driftInsert, delete: driftDelete) }, seed: seed)
+        faults.retryAfterAsDate = retryAfterDate
+        faults.stallFirstAttempts = stallFirst
+        faults.stallMilliseconds = stallMs
+        faults.dropMidBodyFirstAttempts = dropMidBodyFirst
+        faults.wrongShapeBoard = wrongShapeBoard
+        faults.missingBoard = missingBoard
+        faults.lyingTotalBoard = lyingTotalBoard
+        faults.lyingTotalExtra = lyingTotalExtra
         var logger = Logger(label: "boardarchive.fixture-api")
         logger.logLevel = .warning
         let server = try await FixtureServer.start(

@@ -53,6 +53,24 @@ public struct FixtureFaults: Sendable, Equatable {
     public var seed: UInt64
     /// Exact item JSON to list instead of the dataset (boards and posts). Default `nil` (the dataset).
     public var rawListings: FixtureRawListings?
+    /// A `429`'s `Retry-After` is an HTTP date (`retryAfterSeconds` from now) instead of seconds. Default false.
+    public var retryAfterAsDate: Bool = false
+    /// The first N requests for each distinct path and query wait `stallMilliseconds` before answering (request
+    /// timeouts). Default 0.
+    public var stallFirstAttempts: Int = 0
+    /// How long a stalled request waits, in milliseconds. Default 5000.
+    public var stallMilliseconds: Int = 5_000
+    /// The first N requests for each distinct path and query send their headers and half the body, then close the
+    /// connection (a connection dropped mid-body). Default 0.
+    public var dropMidBodyFirstAttempts: Int = 0
+    /// A board whose posts answer `200` with well-formed JSON of the wrong shape (`value` is an object). Default `nil`.
+    public var wrongShapeBoard: Int?
+    /// A board that `GET /boards` lists but whose posts answer `404`. Default `nil`.
+    public var missingBoard: Int?
+    /// A board whose pages claim `lyingTotalExtra` more posts in `total` than it has. Default `nil`.
+    public var lyingTotalBoard: Int?
+    /// How many posts a `lyingTotalBoard` claims beyond its real count. Default 5.
+    public var lyingTotalExtra: Int = 5
 
     public init(
         latency: Int = 0, failureRate: Double = 0, failureStatuses: [Int] = [500, 503], errorBurst: Int = 0, errorBurstStatus: Int = 503,

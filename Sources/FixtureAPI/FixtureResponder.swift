@@ -17,6 +17,9 @@ struct FixtureResponder: HTTPResponder {
         if faults.latency > 0 {
             try await Task.sleep(for: .milliseconds(faults.latency))
         }
+        if ticket.attempt < faults.stallFirstAttempts {
+            try await Task.sleep(for: .milliseconds(faults.stallMilliseconds))
+        }
         if let limit = faults.unauthorizedAfter, ticket.number > limit {
             return await error(.unauthorized, "The token is no longer accepted (unauthorizedAfter \(limit) requests).")
         }
@@ -29,7 +32,9 @@ struct FixtureResponder: HTTPResponder {
         }
         if let every = faults.tooManyRequestsEvery, every > 0, ticket.number % every == 0 {
             var response = await error(.tooManyRequests, "Injected rate limit: request \(ticket.number) is a multiple of \(every).")
-            response.headers[.retryAfter] = String(faults.retryAfterSeconds)
+            response.headers[.retryAfter] =
+                faults.retryAfterAsDate
+                ? Self.httpDate(Date().addingTimeInterval(Double(faults.retryAfterSeconds))) : String(faults.retryAfterSeconds)
             return response
         }
         var random = SeededRandom(seed: faults.seed, key: target, index: ticket.attempt)
@@ -44,6 +49,10 @@ struct FixtureResponder: HTTPResponder {
             return Response(status: .ok)
         }
         var response = try await route(request)
+        if response.status == .ok, ticket.attempt < faults.dropMidBodyFirstAttempts, let body = response.bodyBytes {
+            await state.recordDroppedConnection()
+            return Self.droppedMidBody(body, headers: response.response.headers, context: context)
+        }
         let truncated = response.status == .ok && random.chance(faults.truncatedJSONRate)
         if truncated, let body = response.bodyBytes {
             let cut = ByteBuffer(bytes: body.prefix(body.count / 2))
@@ -78,8 +87,11 @@ struct FixtureResponder: HTTPResponder {
         guard components.count == 5, components[4] == "posts" else {
             return errorBody(.notFound, "No such endpoint: \(request.uri.path).")
         }
-        guard let boardId = Int(components[3]) else {
+        guard let boardId = Int(components[3]), boardId != faults.missingBoard else {
             return errorBody(.notFound, "Unknown board \(components[3]).")
+        }
+        if boardId == faults.wrongShapeBoard {
+            return json(ByteBuffer(string: #"{"value": {"posts": []}, "count": 0, "offset": 0, "limit": 30, "total": 0}"#), status: .ok)
         }
         let query = request.uri.queryParameters
         guard let offset = integer(query["offset"], default: 0), offset >= 0 else {
@@ -107,7 +119,9 @@ struct FixtureResponder: HTTPResponder {
         }
         switch await state.page(boardId: boardId, offset: offset, limit: limit, search: search) {
         case .unknownBoard: return errorBody(.notFound, "Unknown board \(boardId).")
-        case .page(let envelope): return try encoded(envelope)
+        case .page(var envelope):
+            if boardId == faults.lyingTotalBoard { envelope.total += faults.lyingTotalExtra }
+            return try encoded(envelope)
         }
     }
 
@@ -160,4 +174,27 @@ struct FixtureErrorBody: Codable, Sendable, Equatable {
     var status: Int
     var error: String
     var message: String
+}
+
+extension FixtureResponder {
+    /// An HTTP date (`Sun, 22 Nov 2026 10:00:09 GMT`), as a `Retry-After` may carry.
+    static func httpDate(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        return formatter.string(from: date)
+    }
+
+    /// A response that promises the whole body (its `Content-Length`), sends half of it, then closes the connection.
+    static func droppedMidBody(_ body: [UInt8], headers: HTTPFields, context: FixtureRequestContext) -> Response {
+        let half = ByteBuffer(bytes: body.prefix(body.count / 2))
+        let drop = context.dropConnection
+        return Response(
+            status: .ok, headers: headers,
+            body: ResponseBody(contentLength: body.count) { writer in
+                try await writer.write(half)
+                await drop()
+            })
+    }
 }

@@ -86,6 +86,11 @@ public final class FixtureServer: Sendable {
         get async { await state.requestCount }
     }
 
+    /// Every request's path and query (`/api/v2/boards/7/posts?offset=0&limit=30`), in arrival order.
+    public var requestTargets: [String] {
+        get async { await state.targets }
+    }
+
     /// How many answers were sent per HTTP status (truncated bodies count as 200; dropped connections are not counted).
     public var statusCounts: [Int: Int] {
         get async { await state.statusCounts }
@@ -104,6 +109,11 @@ public final class FixtureServer: Sendable {
     /// The boards and posts as served now, after any offset drift (posts per board in the server's order).
     public var dataset: FixtureDataset {
         get async { await state.currentDataset() }
+    }
+
+    /// Serves `dataset` from now on, as a board API whose posts changed between two crawls; request counters are kept.
+    public func replaceDataset(with dataset: FixtureDataset) async {
+        await state.replace(with: dataset)
     }
 
     /// Stops accepting connections, finishes in-flight requests and waits until the server is down. Safe to call twice.

@@ -18,6 +18,8 @@ actor FixtureState {
     }
 
     private(set) var requestCount = 0
+    /// Every request's path and query, in arrival order.
+    private(set) var targets: [String] = []
     private(set) var statusCounts: [Int: Int] = [:]
     private(set) var droppedConnectionCount = 0
     private(set) var truncatedResponseCount = 0
@@ -28,7 +30,20 @@ actor FixtureState {
     private var drift: FixtureFaults.OffsetDrift?
 
     init(dataset: FixtureDataset, drift: FixtureFaults.OffsetDrift?) {
-        boards = dataset.boards.enumerated().sorted { lhs, rhs in
+        (boards, postsByBoard) = Self.arranged(dataset)
+        referenceDate = dataset.referenceDate
+        self.drift = drift
+    }
+
+    /// Serves `dataset` from now on (tests change the source between two crawls); counters are kept.
+    func replace(with dataset: FixtureDataset) {
+        (boards, postsByBoard) = Self.arranged(dataset)
+        referenceDate = dataset.referenceDate
+    }
+
+    /// The boards in `orderNo` order and each board's posts in the server's order.
+    private static func arranged(_ dataset: FixtureDataset) -> ([Board], [Int: [Post]]) {
+        let boards = dataset.boards.enumerated().sorted { lhs, rhs in
             switch (lhs.element.orderNo, rhs.element.orderNo) {
             case let (left?, right?) where left != right: return left < right
             case (.some, nil): return true
@@ -40,14 +55,13 @@ actor FixtureState {
         for board in dataset.boards where grouped[board.boardId] == nil {
             grouped[board.boardId] = []
         }
-        postsByBoard = grouped.mapValues { $0.sorted(by: FixtureDataset.serverOrder) }
-        referenceDate = dataset.referenceDate
-        self.drift = drift
+        return (boards, grouped.mapValues { $0.sorted(by: FixtureDataset.serverOrder) })
     }
 
     /// Counts a request and returns its place in the sequence.
     func admit(target: String) -> Ticket {
         requestCount += 1
+        targets.append(target)
         let attempt = attemptsByTarget[target, default: 0]
         attemptsByTarget[target] = attempt + 1
         return Ticket(number: requestCount, attempt: attempt)

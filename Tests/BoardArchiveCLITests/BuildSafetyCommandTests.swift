@@ -66,12 +66,12 @@ struct BuildSafetyCommandTests {
         // A store at an older schema is not migrated by build.
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: store)
         let queue = try DatabaseQueue(path: store)
-        try queue.write { db in try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v2-build-indexes'") }
+        try queue.write { db in try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v3-nightly'") }
         try queue.close()
         let old = try #require(FileManager.default.contents(atPath: store))
         let older = try CommandRunner.run(["build", "--store", store, "--out", site.path])
         #expect(older.status == 73)
-        #expect(older.stderr.contains("has schema version 1, older than this boardarchive needs (2)"))
+        #expect(older.stderr.contains("has schema version 2, older than this boardarchive needs (3)"))
         #expect(FileManager.default.contents(atPath: store) == old)
     }
 

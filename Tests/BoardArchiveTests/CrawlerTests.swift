@@ -75,8 +75,11 @@ struct CrawlerTests {
         return components.url ?? URL(fileURLWithPath: "/")
     }()
 
-    func crawl(_ api: MemoryAPI, store: ArchiveStore, pageSize: Int = 30, logs: CapturedLogs = CapturedLogs()) async throws -> CrawlReport {
-        let configuration = CrawlConfiguration(api: Self.base, token: try #require(APIToken(testToken)), pageSize: pageSize, retryPolicy: fastRetries)
+    func crawl(
+        _ api: MemoryAPI, store: ArchiveStore, pageSize: Int = 30, full: Bool = false, logs: CapturedLogs = CapturedLogs()
+    ) async throws -> CrawlReport {
+        let configuration = CrawlConfiguration(
+            api: Self.base, token: try #require(APIToken(testToken)), pageSize: pageSize, retryPolicy: fastRetries, readsEverything: full)
         return try await Crawler(configuration: configuration, transport: api.transport, store: store, logger: logs.logger()).run()
     }
 
@@ -273,7 +276,7 @@ struct CrawlerTests {
             let page = Envelope(value: Array(posts.prefix(30)), count: 30, offset: 29, limit: 30, total: 50)
             return HTTPResponse(status: 200, body: (try? JSONEncoder().encode(page)) ?? Data())
         }
-        let report = try await crawl(broken, store: store)
+        let report = try await crawl(broken, store: store, full: true)
         #expect(report.mismatches.map(\.boardId) == [1])
         #expect(report.gone == 0)
         #expect(try store.gonePostCount() == 0)

@@ -178,4 +178,24 @@ private struct FixtureTemporaryFolder {
     func remove() {
         try? FileManager.default.removeItem(at: url)
     }
+
+    @Test func newPostsGoAboveTheNewestPostOfEachBoardInTurn() throws {
+        let demo = try FixtureDataset.bundledDemo()
+        let grown = demo.addingNewPosts(8)
+        #expect(grown.posts.count == demo.posts.count + 8)
+        #expect(grown.addingNewPosts(0).posts.count == grown.posts.count)
+        let maxId = demo.posts.map(\.postId).max() ?? 0
+        let added = grown.posts.filter { $0.postId > maxId }
+        #expect(added.map(\.postId) == Array(maxId + 1...maxId + 8))
+        // Dealt to the 6 boards in turn: the first two boards get two posts, the others one.
+        #expect(added.map(\.boardId) == demo.boards.map(\.boardId) + demo.boards.prefix(2).map(\.boardId))
+        for board in demo.boards {
+            let count = added.filter { $0.boardId == board.boardId }.count
+            // The new posts are the newest of their board, in the server's order.
+            #expect(
+                Set(grown.posts(inBoard: board.boardId).prefix(count).map(\.postId))
+                    == Set(added.filter { $0.boardId == board.boardId }.map(\.postId)))
+        }
+        #expect(demo.addingNewPosts(3).posts == demo.addingNewPosts(3).posts)
+    }
 }

@@ -19,9 +19,9 @@ struct StoreSchemaTests {
     @Test func aFreshStoreIsAtSchemaVersionOne() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        #expect(try ArchiveStore(path: folder.path("archive.sqlite")).schemaVersion() == 2)
-        #expect(try ArchiveStore(path: folder.path("archive.sqlite")).schemaVersion() == 2)
-        #expect(try ArchiveStore.inMemory().schemaVersion() == 2)
+        #expect(try ArchiveStore(path: folder.path("archive.sqlite")).schemaVersion() == 3)
+        #expect(try ArchiveStore(path: folder.path("archive.sqlite")).schemaVersion() == 3)
+        #expect(try ArchiveStore.inMemory().schemaVersion() == 3)
     }
 
     @Test func aStoreFromANewerBoardArchiveIsRefusedAndLeftUntouched() throws {
@@ -31,15 +31,15 @@ struct StoreSchemaTests {
         do {
             // A newer boardarchive applied a migration this one does not know.
             let store = try ArchiveStore(path: path)
-            try store.write { db in try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v3-from-the-future')") }
+            try store.write { db in try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v9-from-the-future')") }
         }
         let before = try Self.snapshot(of: folder)
         #expect(before.keys.sorted() == ["archive.sqlite"])
         let error = #expect(throws: StoreError.self) { _ = try ArchiveStore(path: path) }
-        #expect(error == StoreError(location: path, reason: .newerSchema(found: 3, supported: 2)))
+        #expect(error == StoreError(location: path, reason: .newerSchema(found: 4, supported: 3)))
         #expect(
             error?.localizedDescription
-                == "The archive store \(path) has schema version 3, newer than this boardarchive supports (2); upgrade boardarchive to use it.")
+                == "The archive store \(path) has schema version 4, newer than this boardarchive supports (3); upgrade boardarchive to use it.")
         let after = try Self.snapshot(of: folder)
         #expect(after == before)
     }

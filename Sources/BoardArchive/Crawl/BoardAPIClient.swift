@@ -24,12 +24,15 @@ struct BoardAPIClient: Sendable {
     /// Waits between attempts; injectable so tests of the retry rules do not sleep.
     let sleep: @Sendable (Duration) async throws -> Void
     let random: @Sendable () -> Double
+    /// Once requested, no request starts (the one in flight finishes).
+    let stop: CrawlStop
 
     init(
         baseURL: URL, token: APIToken, transport: any HTTPTransport, retryPolicy: RetryPolicy, maxRequestsPerSecond: Double?,
         logger: Logger, sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
-        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
+        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }, stop: CrawlStop = CrawlStop()
     ) {
+        self.stop = stop
         self.baseURL = baseURL
         self.token = token
         self.transport = transport
@@ -93,6 +96,7 @@ struct BoardAPIClient: Sendable {
             return retryPolicy.backoff(afterAttempt: failures, random: random())
         }
         while true {
+            guard !stop.isRequested else { throw CrawlError(request: described, reason: .interrupted) }
             try await rateLimiter?.acquire()
             await statistics.countRequest()
             var failure = ""

@@ -16,10 +16,15 @@ public struct CrawlConfiguration: Sendable {
     public var maxPasses: Int
     /// Retry, backoff and timeout rules.
     public var retryPolicy: RetryPolicy
+    /// Read every board in full (`--full`) instead of incrementally from the newest end. Default false.
+    public var readsEverything: Bool
+    /// The share of every board re-read each run on the verification rota, 0…1 (default 1/7: a board is re-read in
+    /// full once every 7 runs); 0 turns the rota off.
+    public var verifyFraction: Double
 
     public init(
         api: URL, token: APIToken, pageSize: Int = 30, concurrency: Int = 4, maxRequestsPerSecond: Double? = nil, maxPasses: Int = 3,
-        retryPolicy: RetryPolicy = RetryPolicy()
+        retryPolicy: RetryPolicy = RetryPolicy(), readsEverything: Bool = false, verifyFraction: Double = 1.0 / 7
     ) {
         precondition(pageSize >= 2, "pages overlap by one post, so the page size must be at least 2")
         self.api = api
@@ -29,6 +34,8 @@ public struct CrawlConfiguration: Sendable {
         self.maxRequestsPerSecond = maxRequestsPerSecond
         self.maxPasses = maxPasses
         self.retryPolicy = retryPolicy
+        self.readsEverything = readsEverything
+        self.verifyFraction = min(max(verifyFraction, 0), 1)
     }
 
     /// The API location as recorded in the store: scheme, host, port and path only (no user, password or query).
@@ -56,6 +63,20 @@ public struct CrawlReport: Sendable, Equatable {
     public var mismatches: [Mismatch] = []
     public var resumed = false
     public var duration: Duration = .zero
+    /// What each board's crawl read and why, by board id.
+    public var boardSummaries: [BoardCrawlSummary] = []
+    /// Posts re-read this run that the store already held (the incremental pages, the rota and full passes).
+    public var verifiedPosts = 0
+
+    /// How many boards were read in each mode.
+    public var boardsByMode: [BoardReadMode: Int] {
+        Dictionary(grouping: boardSummaries.filter { !$0.resumedDone }, by: \.mode).mapValues(\.count)
+    }
+
+    /// The share of the archive's posts re-read this run, 0…1.
+    public var verifiedShare: Double {
+        posts == 0 ? 0 : min(1, Double(verifiedPosts) / Double(posts))
+    }
 
     /// One line for people: `5 boards, 236 posts (236 new, 0 changed, 0 gone), 14 requests, 2 retries, 0.4 s`.
     public var summary: String {

@@ -19,6 +19,8 @@ public struct CrawlError: Error, Equatable, Sendable, LocalizedError {
         case missingToken(String)
         /// Two boards list the same post id in one crawl; a post id has one page, so neither copy is kept over the other.
         case postInTwoBoards(post: Int, first: Int, second: Int)
+        /// A stop was requested (`SIGINT`, `SIGTERM`) before this request started.
+        case interrupted
     }
 
     /// The request that failed, without host or credentials, e.g. `GET /boards/7/posts?offset=60&limit=30`.
@@ -54,6 +56,8 @@ public struct CrawlError: Error, Equatable, Sendable, LocalizedError {
             return "\(request) answered HTTP 404: the board does not exist (any more)."
         case .missingToken(let detail):
             return "No API token: \(detail)."
+        case .interrupted:
+            return "The crawl was stopped before \(request); the pages fetched so far are stored. Run the same command again to resume."
         case .postInTwoBoards(let post, let first, let second):
             return "\(request) lists post \(post), which board \(first) also lists in this crawl; a post id has one page "
                 + "(posts/\(post).html), so the crawl stopped without storing board \(second)'s copy. Ask the API's owner which board "
@@ -76,7 +80,7 @@ extension CrawlError {
             reason = .undecodableItem(board: board, offset: offset, post: post, field: token.redact(field), detail: token.redact(detail))
         case .missingToken(let detail):
             reason = .missingToken(token.redact(detail))
-        case .unexpectedStatus, .unauthorized, .notFound, .postInTwoBoards:
+        case .unexpectedStatus, .unauthorized, .notFound, .postInTwoBoards, .interrupted:
             reason = self.reason
         }
         return CrawlError(request: token.redact(request), reason: reason)

@@ -18,25 +18,36 @@ public struct Crawler: Sendable {
     let store: ArchiveStore
     let logger: Logger
     let now: @Sendable () -> Date
+    /// Told of each ``CrawlEvent`` as it happens (the command line's test hook stops the process at a named one).
+    let observe: @Sendable (CrawlEvent) -> Void
 
+    /// - Parameters:
+    ///   - stop: Requested on `SIGINT`/`SIGTERM`: no new request starts, pages in flight are stored, the run is
+    ///     recorded as interrupted and ``run()`` throws ``CrawlError/Reason/interrupted``.
+    ///   - observe: Told of each ``CrawlEvent``; does nothing by default.
     public init(
         configuration: CrawlConfiguration, transport: any HTTPTransport, store: ArchiveStore, logger: Logger,
-        now: @escaping @Sendable () -> Date = { Date() }
+        now: @escaping @Sendable () -> Date = { Date() }, stop: CrawlStop = CrawlStop(),
+        observe: @escaping @Sendable (CrawlEvent) -> Void = { _ in }
     ) {
         self.init(
             configuration: configuration,
             client: BoardAPIClient(
                 baseURL: configuration.api, token: configuration.token, transport: transport, retryPolicy: configuration.retryPolicy,
-                maxRequestsPerSecond: configuration.maxRequestsPerSecond, logger: logger),
-            store: store, logger: logger, now: now)
+                maxRequestsPerSecond: configuration.maxRequestsPerSecond, logger: logger, stop: stop),
+            store: store, logger: logger, now: now, observe: observe)
     }
 
-    init(configuration: CrawlConfiguration, client: BoardAPIClient, store: ArchiveStore, logger: Logger, now: @escaping @Sendable () -> Date) {
+    init(
+        configuration: CrawlConfiguration, client: BoardAPIClient, store: ArchiveStore, logger: Logger, now: @escaping @Sendable () -> Date,
+        observe: @escaping @Sendable (CrawlEvent) -> Void = { _ in }
+    ) {
         self.configuration = configuration
         self.client = client
         self.store = store
         self.logger = logger
         self.now = now
+        self.observe = observe
     }
 
     /// Crawls everything and returns what changed; throws `CrawlError` or `StoreError`, leaving the run resumable.
@@ -48,6 +59,7 @@ public struct Crawler: Sendable {
         if resumed { logger.notice("Resuming an interrupted crawl run", metadata: ["run": "\(runId)"]) }
         do {
             let boards = uniqueBoards(try await client.fetchBoards().items)
+            observe(.boardsFetched)
             report.gone = try store.recordBoards(boards, run: runId, at: now())
             report.boards = boards.count
             let outcomes = try await crawlBoards(boards.map(\.item.boardId), run: runId)
@@ -59,9 +71,12 @@ public struct Crawler: Sendable {
                 report.gone += outcome.gone
                 if outcome.passes > 1 { report.reverifiedBoards.append(outcome.boardId) }
                 if let mismatch = outcome.mismatch { report.mismatches.append(mismatch) }
+                report.verifiedPosts += outcome.verified
+                if let summary = outcome.summary { report.boardSummaries.append(summary) }
             }
         } catch {
-            try? store.finishRun(runId, status: "failed", summary: configuration.token.redact(error.localizedDescription), at: now())
+            let status = (error as? CrawlError)?.reason == .interrupted ? "interrupted" : "failed"
+            try? store.finishRun(runId, status: status, summary: configuration.token.redact(error.localizedDescription), at: now())
             throw error
         }
         report.requests = await client.statistics.requests
@@ -78,35 +93,59 @@ public struct Crawler: Sendable {
         var gone = 0
         var passes = 0
         var mismatch: CrawlReport.Mismatch?
+        /// Posts of the board re-read this run.
+        var verified = 0
+        var summary: BoardCrawlSummary?
     }
 
     /// Crawls the boards at most `concurrency` at a time, in a stable order of results.
+    ///
+    /// When a board fails (or a stop is requested), no new request starts, but the boards whose requests are in flight
+    /// store their pages before the first error is thrown: a failure never throws away a page already fetched.
     private func crawlBoards(_ ids: [Int], run: Int64) async throws -> [BoardOutcome] {
         try await withThrowingTaskGroup(of: BoardOutcome.self) { group in
             var pending = ids.makeIterator()
             var outcomes: [BoardOutcome] = []
+            var firstError: (any Error)?
             for _ in 0..<max(1, configuration.concurrency) {
                 guard let id = pending.next() else { break }
                 group.addTask { try await crawlBoard(id, run: run) }
             }
-            while let outcome = try await group.next() {
-                outcomes.append(outcome)
-                if let id = pending.next() { group.addTask { try await crawlBoard(id, run: run) } }
+            while let result = await group.nextResult() {
+                switch result {
+                case .success(let outcome):
+                    outcomes.append(outcome)
+                    observe(.boardFinished(board: outcome.boardId))
+                    if firstError == nil, !client.stop.isRequested, let id = pending.next() {
+                        group.addTask { try await crawlBoard(id, run: run) }
+                    }
+                case .failure(let error):
+                    if firstError == nil {
+                        firstError = error
+                        client.stop.request()
+                    }
+                }
             }
+            if let firstError { throw firstError }
+            if client.stop.isRequested, pending.next() != nil { throw CrawlError(request: "the next board", reason: .interrupted) }
             return outcomes.sorted { $0.boardId < $1.boardId }
         }
     }
 
-    /// One board: pass after pass until a pass is consistent with the board's `total`, or the passes run out.
+    /// One board: an incremental read from the newest end (or a full pass with `--full`), then pass after pass until a
+    /// pass is consistent with the board's `total`, or the passes run out.
     func crawlBoard(_ boardId: Int, run: Int64) async throws -> BoardOutcome {
         var outcome = BoardOutcome(boardId: boardId)
         var pass = 1
-        var start = PassStart()
+        var mode: BoardReadMode = configuration.readsEverything ? .full : .incremental
+        var start = PassStart(incremental: mode == .incremental)
         var everSeen: Set<Int> = []
         if let state = try store.crawlState(ofBoard: boardId, run: run) {
             everSeen = try store.postIDs(ofBoard: boardId, seenInRun: run)
+            mode = try store.mode(ofBoard: boardId, run: run) ?? mode
             if state.completed {
-                outcome.present = everSeen.count
+                outcome.present = try store.livePostCount(ofBoard: boardId)
+                outcome.summary = BoardCrawlSummary(boardId: boardId, mode: mode, resumedDone: true)
                 return outcome
             }
             pass = state.pass
@@ -114,18 +153,39 @@ public struct Crawler: Sendable {
             // because the posts it saw cannot be told apart from those of pass 1.
             if pass == 1 {
                 start = PassStart(
-                    offset: state.nextOffset, anchor: state.anchor, firstTotal: state.firstTotal, headIDs: state.headIDs, seen: everSeen)
+                    offset: state.nextOffset, anchor: state.anchor, firstTotal: state.firstTotal, headIDs: state.headIDs, seen: everSeen,
+                    incremental: mode == .incremental)
             }
+        } else {
+            try store.recordMode(mode, ofBoard: boardId, run: run)
         }
+        var summary = BoardCrawlSummary(boardId: boardId, mode: mode)
         while true {
             let result: PassResult
             do {
                 result = try await crawlPass(boardId, pass: pass, from: start, run: run, into: &outcome.counts)
             } catch let error as CrawlError where error.reason == .notFound {
-                // The board was listed but is gone now: keep its posts, mark it, carry on with the others.
-                logger.warning("Board answered 404 after being listed; marked gone with its posts", metadata: ["board": "\(boardId)"])
-                outcome.gone = try store.markBoardGone(boardId, at: now())
-                return outcome
+                return try boardAnswered404(boardId, mode: mode, outcome: outcome)
+            }
+            summary.requests += result.requests
+            summary.total = result.total
+            if result.stoppedEarly {
+                do {
+                    return try await finishIncremental(boardId, result: result, summary: summary, run: run, outcome: outcome)
+                } catch let error as CrawlError where error.reason == .notFound {
+                    return try boardAnswered404(boardId, mode: mode, outcome: outcome)
+                }
+            }
+            if let reason = result.fellBack {
+                summary.mode = .fallback
+                summary.reason = reason
+            } else if mode == .incremental, pass == 1 {
+                // Read to its end without disagreeing with the store: a board the store did not hold yet, or one page.
+                summary.mode = result.consistent ? .incremental : .fallback
+                summary.reason =
+                    result.consistent
+                    ? (outcome.counts.new > 0 ? "\(outcome.counts.new) new, read to its end" : "nothing new")
+                    : "the board moved while it was read"
             }
             everSeen.formUnion(result.seen)
             outcome.passes = pass
@@ -139,7 +199,15 @@ public struct Crawler: Sendable {
                 outcome.gone = try store.completeBoard(
                     boardId, run: run, passes: pass, present: result.consistent ? result.seen : nil, found: result.seen.count,
                     total: result.total, at: now())
+                if result.consistent {
+                    try store.recordVerified(board: boardId, fromOldest: 0, toOldest: result.total, total: result.total, run: run, at: now())
+                    outcome.verified = result.total
+                }
                 outcome.present = result.consistent ? result.seen.count : everSeen.count
+                summary.new = outcome.counts.new
+                summary.changed = outcome.counts.changed
+                summary.gone = outcome.gone
+                outcome.summary = summary
                 return outcome
             }
             logger.notice(
@@ -150,112 +218,35 @@ public struct Crawler: Sendable {
         }
     }
 
-    /// Where a pass starts: from the top, or where a killed run stopped.
-    struct PassStart {
-        /// The position of the next post not yet seen.
-        var offset = 0
-        /// The last post seen, which the next page must start with; nil at the top.
-        var anchor: Int?
-        /// The board's `total` when the pass began.
-        var firstTotal: Int?
-        /// The post ids of the pass's first page.
-        var headIDs: [Int] = []
-        var seen: Set<Int> = []
+    /// The board was listed but answers 404 now: its posts are kept and marked gone with it, and the others go on.
+    private func boardAnswered404(_ boardId: Int, mode: BoardReadMode, outcome: BoardOutcome) throws -> BoardOutcome {
+        var outcome = outcome
+        logger.warning("Board answered 404 after being listed; marked gone with its posts", metadata: ["board": "\(boardId)"])
+        outcome.gone = try store.markBoardGone(boardId, at: now())
+        outcome.summary = BoardCrawlSummary(boardId: boardId, mode: mode, reason: "listed but answered 404; marked gone", gone: outcome.gone)
+        return outcome
     }
 
-    struct PassResult {
-        var seen: Set<Int>
-        var total: Int
-        /// Nothing moved during the pass (every page started with the previous page's last post and `total` held),
-        /// and the unique posts seen equal `total`.
-        var consistent: Bool
-    }
-
-    /// Pages through a board once. After the first page, each request starts one post early (`offset - 1`): that
-    /// post must be the last one of the previous page, otherwise posts were inserted or deleted above the cursor
-    /// (offset drift) and the pass is not trusted. This catches every drift that shifts the pages, including an
-    /// insert and a delete that leave `total` unchanged, for one post per page. A pass of several pages ends by
-    /// reading the first page again: new posts arrive at the top, so a changed first page means posts arrived
-    /// while paging even when a delete above the cursor hid the shift.
-    ///
-    /// Every pass ends: a page that does not move the cursor on (it holds only the anchor, say because `total`
-    /// claims more posts than the server serves) ends it as inconsistent, and so does reaching ``requestCap(firstTotal:smallestPage:)``.
-    private func crawlPass(
-        _ boardId: Int, pass: Int, from start: PassStart, run: Int64, into counts: inout RecordCounts
-    ) async throws -> PassResult {
-        var seen = start.seen
-        var offset = start.offset
-        var anchor = start.anchor
-        var firstTotal = start.firstTotal
-        var total = 0
-        var moved = false
-        var headIDs = start.headIDs
-        var requests = 0
-        var smallestPage = configuration.pageSize
-        while true {
-            let requestOffset = anchor == nil ? offset : offset - 1
-            let page = try await client.fetchPage(of: boardId, offset: requestOffset, limit: configuration.pageSize)
-            requests += 1
-            if requestOffset == 0 { headIDs = page.items.map(\.item.postId) }
-            if let firstTotal, firstTotal != page.total { moved = true }
-            firstTotal = firstTotal ?? page.total
-            total = page.total
-            var fresh = page.items[...]
-            if let anchor {
-                if fresh.first?.item.postId == anchor { fresh = fresh.dropFirst() } else { moved = true }
-            }
-            for item in fresh where item.item.unknownPostType != nil {
-                logger.warning(
-                    "Unknown postType read as normal",
-                    metadata: ["board": "\(boardId)", "post": "\(item.item.postId)", "postType": "\(item.item.unknownPostType ?? "")"])
-            }
-            let request = "GET /boards/\(boardId)/posts?offset=\(requestOffset)&limit=\(configuration.pageSize)"
-            counts =
-                counts
-                + (try naming(request) {
-                    try store.recordPage(
-                        adopt(fresh, listedUnder: boardId, warn: pass == 1), board: boardId, pass: pass, offset: requestOffset,
-                        count: page.items.count, lastPostId: page.items.last?.item.postId ?? anchor, total: page.total,
-                        pageHash: page.contentHash, run: run, pageIDs: page.items.map(\.item.postId), at: now())
-                })
-            seen.formUnion(fresh.map(\.item.postId))
-            if Self.isLastPage(offset: requestOffset, count: page.items.count, total: page.total) { break }
-            let next = requestOffset + page.items.count
-            smallestPage = min(smallestPage, page.items.count)
-            guard next > offset, requests < Self.requestCap(firstTotal: firstTotal ?? total, smallestPage: smallestPage) else {
-                moved = true
-                logger.warning(
-                    next > offset ? "Board is not reaching its end; ending the pass" : "Page brought no new post before the end; ending the pass",
-                    metadata: ["board": "\(boardId)", "offset": "\(requestOffset)", "total": "\(total)", "requests": "\(requests)"])
-                break
-            }
-            offset = next
-            anchor = page.items.last?.item.postId
-        }
-        if !moved, requests > 1 || start.offset > 0 {
-            let head = try await client.fetchPage(of: boardId, offset: 0, limit: configuration.pageSize)
-            if head.items.map(\.item.postId) != headIDs || head.total != total {
-                moved = true
-                counts =
-                    counts
-                    + (try naming("GET /boards/\(boardId)/posts?offset=0&limit=\(configuration.pageSize)") {
-                        try store.recordPosts(adopt(head.items, listedUnder: boardId, warn: false), run: run, at: now())
-                    })
-            }
-        }
-        return PassResult(seen: seen, total: total, consistent: !moved && seen.count == total)
-    }
-
-    /// The most pages one pass requests: twice what a board of `firstTotal` posts needs when each page after the first
-    /// brings `smallestPage - 1` new posts, plus slack, so a board that grows while it is paged still gets to its end
-    /// but a server that never reaches its end does not keep the crawl forever.
-    static func requestCap(firstTotal: Int, smallestPage: Int) -> Int {
-        2 * (max(firstTotal, 0) / max(smallestPage - 1, 1) + 3)
-    }
-
-    /// The end rule: an empty page, or a page reaching `total`. A short page that does not reach `total` is not the
-    /// end (a server may cap `limit`), so `count < limit`, `offset + count >= total` and the empty page agree.
-    static func isLastPage(offset: Int, count: Int, total: Int) -> Bool {
-        count == 0 || offset + count >= total
+    /// Ends a board whose incremental read agreed with the store: re-reads its part of the rota, then records it done
+    /// without marking anything gone from the pages it did not read.
+    private func finishIncremental(
+        _ boardId: Int, result: PassResult, summary: BoardCrawlSummary, run: Int64, outcome: BoardOutcome
+    ) async throws -> BoardOutcome {
+        var outcome = outcome
+        var summary = summary
+        summary.reason = outcome.counts.new > 0 ? "\(outcome.counts.new) new at the top" : "nothing new"
+        let rota = try await verifyRotaPart(of: boardId, total: result.total, headRead: result.postsRead, run: run, into: &outcome.counts)
+        summary.requests += rota.requests
+        summary.verified = rota.part
+        outcome.gone = rota.gone
+        outcome.verified = min(result.total, result.postsRead + (rota.part?.count ?? 0))
+        _ = try store.completeBoard(boardId, run: run, passes: 1, present: nil, found: result.total, total: result.total, at: now())
+        outcome.present = try store.livePostCount(ofBoard: boardId)
+        outcome.passes = 1
+        summary.new = outcome.counts.new
+        summary.changed = outcome.counts.changed
+        summary.gone = outcome.gone
+        outcome.summary = summary
+        return outcome
     }
 }

@@ -22,13 +22,14 @@ extension ArchiveStore {
     func beginRun(api: String, pageSize: Int, at date: Date) throws -> (runId: Int64, resumed: Bool) {
         try write { db in
             if let row = try Row.fetchOne(
-                db, sql: "SELECT runId, api, pageSize FROM crawl_run WHERE status IN ('running', 'failed') ORDER BY runId DESC LIMIT 1"),
+                db, sql: "SELECT runId, api, pageSize FROM crawl_run WHERE status IN ('running', 'failed', 'interrupted') ORDER BY runId DESC LIMIT 1"
+            ),
                 (row["api"] as String) == api, (row["pageSize"] as Int) == pageSize
             {
                 try db.execute(sql: "UPDATE crawl_run SET status = 'running' WHERE runId = ?", arguments: [row["runId"] as Int64])
                 return (row["runId"], true)
             }
-            try db.execute(sql: "UPDATE crawl_run SET status = 'abandoned' WHERE status IN ('running', 'failed')")
+            try db.execute(sql: "UPDATE crawl_run SET status = 'abandoned' WHERE status IN ('running', 'failed', 'interrupted')")
             try db.execute(
                 sql: "INSERT INTO crawl_run (api, startedAt, status, pageSize) VALUES (?, ?, 'running', ?)",
                 arguments: [api, date.timeIntervalSince1970, pageSize])
@@ -62,10 +63,11 @@ extension ArchiveStore {
     /// Stores one fetched page and its checkpoint in a single transaction.
     func recordPage(
         _ posts: [RawItem<Post>], board: Int, pass: Int, offset: Int, count: Int, lastPostId: Int?, total: Int, pageHash: String, run: Int64,
-        pageIDs: [Int] = [], at date: Date
+        pageIDs: [Int] = [], at date: Date, inTransaction: () -> Void = {}
     ) throws -> RecordCounts {
         try write { db in
             let counts = try Self.upsert(posts: posts, run: run, at: date, in: db)
+            inTransaction()
             try db.execute(
                 sql: """
                     INSERT OR REPLACE INTO page_checkpoint (runId, boardId, pass, pageOffset, pageCount, total, pageHash, lastPostId,

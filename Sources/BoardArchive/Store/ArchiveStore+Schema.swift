@@ -95,6 +95,23 @@ extension ArchiveStore {
                     CREATE INDEX post_parent ON post (parentPostId);
                     """)
         }
+        migrator.registerMigration("v3-nightly") { db in
+            // How each board was read in a run (incremental, fallback, full), and when each part of a board was last
+            // re-read in full (the verification rota). Parts count posts from the oldest end, which new posts never move.
+            try db.execute(
+                sql: """
+                    ALTER TABLE board_crawl ADD COLUMN mode TEXT;
+                    CREATE TABLE verified_part (
+                        boardId INTEGER NOT NULL,
+                        fromOldest INTEGER NOT NULL,
+                        toOldest INTEGER NOT NULL,
+                        total INTEGER NOT NULL,
+                        verifiedAt REAL NOT NULL,
+                        runId INTEGER NOT NULL,
+                        PRIMARY KEY (boardId, fromOldest)
+                    );
+                    """)
+        }
         return migrator
     }
 
