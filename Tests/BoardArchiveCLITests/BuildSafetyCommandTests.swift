@@ -10,12 +10,12 @@ import Testing
 @Suite("boardarchive build refuses what would lose an archive", .serialized)
 struct BuildSafetyCommandTests {
     /// A demo site and its store in a fresh folder, removed by the caller.
-    static func demo() throws -> (folder: URL, site: URL, store: String) {
+    static func demo() async throws -> (folder: URL, site: URL, store: String) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("boardarchive-e2e-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let site = folder.appendingPathComponent("site")
         let store = folder.appendingPathComponent("archive.sqlite").path
-        let result = try CommandRunner.run(["demo", "--out", site.path, "--store", store])
+        let result = try await CommandRunner.run(["demo", "--out", site.path, "--store", store])
         #expect(result.status == 0, "stderr: \(result.stderr)")
         return (folder, site, store)
     }
@@ -33,20 +33,20 @@ struct BuildSafetyCommandTests {
         return files
     }
 
-    @Test func anEmptyOrSchemaLessStoreIsRefusedAndNeitherTheSiteNorTheStoreIsTouched() throws {
-        let (folder, site, _) = try Self.demo()
+    @Test func anEmptyOrSchemaLessStoreIsRefusedAndNeitherTheSiteNorTheStoreIsTouched() async throws {
+        let (folder, site, _) = try await Self.demo()
         defer { try? FileManager.default.removeItem(at: folder) }
         let before = try Self.snapshot(site)
         #expect(before.keys.contains { $0.hasPrefix("posts/") })
         let bad = folder.appendingPathComponent("bad", isDirectory: true)
         try FileManager.default.createDirectory(at: bad, withIntermediateDirectories: true)
         let other = bad.appendingPathComponent("other.sqlite").path
-        try DatabaseQueue(path: other).write { db in try db.execute(sql: "CREATE TABLE notes (text TEXT)") }
+        try await DatabaseQueue(path: other).write { db in try db.execute(sql: "CREATE TABLE notes (text TEXT)") }
         try Data().write(to: bad.appendingPathComponent("empty.sqlite"))
         try Data("not a database at all\n".utf8).write(to: bad.appendingPathComponent("text.sqlite"))
         let badFiles = try Self.snapshot(bad)
         for name in ["empty.sqlite", "other.sqlite", "text.sqlite"] {
-            let result = try CommandRunner.run(["build", "--store", bad.appendingPathComponent(name).path, "--out", site.path])
+            let result = try await CommandRunner.run(["build", "--store", bad.appendingPathComponent(name).path, "--out", site.path])
             #expect(result.status == 73, "\(name): \(result.stderr)")
             #expect(result.stderr.contains("is empty or is not a boardarchive store"), "\(name): \(result.stderr)")
             #expect(try Self.snapshot(site) == before, "\(name): the site changed")
@@ -54,29 +54,29 @@ struct BuildSafetyCommandTests {
         }
     }
 
-    @Test func buildOpensTheStoreReadOnly() throws {
-        let (folder, site, store) = try Self.demo()
+    @Test func buildOpensTheStoreReadOnly() async throws {
+        let (folder, site, store) = try await Self.demo()
         defer { try? FileManager.default.removeItem(at: folder) }
         let bytes = try #require(FileManager.default.contents(atPath: store))
         // A store the build may not write to at all still builds.
         try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: store)
-        let result = try CommandRunner.run(["build", "--store", store, "--out", site.path])
+        let result = try await CommandRunner.run(["build", "--store", store, "--out", site.path])
         #expect(result.status == 0, "stderr: \(result.stderr)")
         #expect(FileManager.default.contents(atPath: store) == bytes)
         // A store at an older schema is not migrated by build.
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: store)
         let queue = try DatabaseQueue(path: store)
-        try queue.write { db in try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v3-nightly'") }
+        try await queue.write { db in try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v3-nightly'") }
         try queue.close()
         let old = try #require(FileManager.default.contents(atPath: store))
-        let older = try CommandRunner.run(["build", "--store", store, "--out", site.path])
+        let older = try await CommandRunner.run(["build", "--store", store, "--out", site.path])
         #expect(older.status == 73)
         #expect(older.stderr.contains("has schema version 2, older than this boardarchive needs (3)"))
         #expect(FileManager.default.contents(atPath: store) == old)
     }
 
-    @Test func aBuildThatWouldRemoveMoreThanHalfThePostsIsRefusedUnlessAllowed() throws {
-        let (folder, site, store) = try Self.demo()
+    @Test func aBuildThatWouldRemoveMoreThanHalfThePostsIsRefusedUnlessAllowed() async throws {
+        let (folder, site, store) = try await Self.demo()
         defer { try? FileManager.default.removeItem(at: folder) }
         let before = try Self.snapshot(site)
         let pages = before.keys.filter { $0.hasPrefix("posts/") && $0.hasSuffix(".html") }.count
@@ -87,23 +87,23 @@ struct BuildSafetyCommandTests {
         let archive = try ArchiveStore(path: store)
         let ids = try archive.postIDs()
         try archive.deletePosts(ids: Array(ids.prefix(106)))
-        let half = try CommandRunner.run(["build", "--store", store, "--out", copy.path])
+        let half = try await CommandRunner.run(["build", "--store", store, "--out", copy.path])
         #expect(half.status == 0, "stderr: \(half.stderr)")
         #expect(try Self.snapshot(copy).keys.filter { $0.hasPrefix("posts/") }.count == 106)
         // One post fewer than half is refused, and the site stays as it was.
         try archive.deletePosts(ids: [ids[106]])
-        let refused = try CommandRunner.run(["build", "--store", store, "--out", site.path])
+        let refused = try await CommandRunner.run(["build", "--store", store, "--out", site.path])
         #expect(refused.status == 73)
         #expect(refused.stderr.contains("has 212 post pages but this store would publish only 105"), "\(refused.stderr)")
         #expect(refused.stderr.contains("--allow-shrink"))
         #expect(try Self.snapshot(site) == before)
-        let allowed = try CommandRunner.run(["build", "--store", store, "--out", site.path, "--allow-shrink"])
+        let allowed = try await CommandRunner.run(["build", "--store", store, "--out", site.path, "--allow-shrink"])
         #expect(allowed.status == 0, "stderr: \(allowed.stderr)")
         #expect(try Self.snapshot(site).keys.filter { $0.hasPrefix("posts/") }.count == 105)
     }
 
-    @Test func templatesThatIncludeEachOtherInALoopExit73NamingTheChain() throws {
-        let (folder, site, store) = try Self.demo()
+    @Test func templatesThatIncludeEachOtherInALoopExit73NamingTheChain() async throws {
+        let (folder, site, store) = try await Self.demo()
         defer { try? FileManager.default.removeItem(at: folder) }
         let before = try Self.snapshot(site)
         let templates = folder.appendingPathComponent("templates")
@@ -111,7 +111,7 @@ struct BuildSafetyCommandTests {
         try FileManager.default.copyItem(at: repository.appendingPathComponent("templates"), to: templates)
         let badges = templates.appendingPathComponent("partials/badges.mustache")
         try (try String(contentsOf: badges, encoding: .utf8) + "{{> partials/post-row}}\n").write(to: badges, atomically: true, encoding: .utf8)
-        let result = try CommandRunner.run(["build", "--store", store, "--out", site.path, "--templates", templates.path])
+        let result = try await CommandRunner.run(["build", "--store", store, "--out", site.path, "--templates", templates.path])
         #expect(result.status == 73, "stderr: \(result.stderr)")
         #expect(result.stderr.contains("partials/badges.mustache:"), "\(result.stderr)")
         #expect(result.stderr.contains(" → partials/post-row.mustache:2 → partials/badges.mustache"), "\(result.stderr)")

@@ -19,8 +19,19 @@ enum CommandRunner {
         return bundle.deletingLastPathComponent().appendingPathComponent("boardarchive")
     }
 
-    /// Runs the command to completion.
-    static func run(_ arguments: [String], environment: [String: String] = [:], in folder: URL? = nil) throws -> Result {
+    /// Runs the command to completion, waiting on a thread of its own: a test waiting on Swift's cooperative threads
+    /// would starve the in-process fixture servers of other tests running at the same time (with two cores there are
+    /// two such threads), and under load their requests time out.
+    static func run(_ arguments: [String], environment: [String: String] = [:], in folder: URL? = nil) async throws -> Result {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread {
+                continuation.resume(with: Swift.Result { try runBlocking(arguments, environment: environment, in: folder) })
+            }.start()
+        }
+    }
+
+    /// Runs the command to completion, blocking the calling thread.
+    static func runBlocking(_ arguments: [String], environment: [String: String] = [:], in folder: URL? = nil) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments

@@ -15,13 +15,13 @@ struct CrawlCommandTests {
         return url
     }
 
-    @Test func crawlStoresExactlyTheDataset() throws {
+    @Test func crawlStoresExactlyTheDataset() async throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let server = try CommandRunner.Background(["fixture-api", "--port", "0"])
         defer { server.stop() }
         let store = folder.appendingPathComponent("archive.sqlite").path
-        let result = try CommandRunner.run(["crawl", "--api", server.url, "--store", store], environment: ["BOARD_API_TOKEN": Self.token])
+        let result = try await CommandRunner.run(["crawl", "--api", server.url, "--store", store], environment: ["BOARD_API_TOKEN": Self.token])
         #expect(result.status == 0, "stderr: \(result.stderr)")
         #expect(result.stdout.contains("Crawled 6 boards, 212 posts (212 new, 0 changed, 0 gone)"))
 
@@ -45,7 +45,7 @@ struct CrawlCommandTests {
         #expect(!result.stdout.contains(Self.token) && !result.stderr.contains(Self.token))
     }
 
-    @Test func aTokenFileWorksAndARefusedTokenExitsWith77() throws {
+    @Test func aTokenFileWorksAndARefusedTokenExitsWith77() async throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let server = try CommandRunner.Background(
@@ -54,29 +54,32 @@ struct CrawlCommandTests {
         let tokenFile = folder.appendingPathComponent("token")
         try Data((Self.token + "\n").utf8).write(to: tokenFile)
         let store = folder.appendingPathComponent("a.sqlite").path
-        let good = try CommandRunner.run(["crawl", "--api", server.url, "--store", store, "--token-file", tokenFile.path])
+        let good = try await CommandRunner.run(["crawl", "--api", server.url, "--store", store, "--token-file", tokenFile.path])
         #expect(good.status == 0, "stderr: \(good.stderr)")
 
-        let wrong = try CommandRunner.run(["crawl", "--api", server.url, "--store", store], environment: ["BOARD_API_TOKEN": "wrong-token-value"])
+        let wrong = try await CommandRunner.run(
+            ["crawl", "--api", server.url, "--store", store], environment: ["BOARD_API_TOKEN": "wrong-token-value"])
         #expect(wrong.status == 77)
         #expect(wrong.stderr.contains("401"))
         #expect(!wrong.stderr.contains("wrong-token-value"))
     }
 
-    @Test func missingTokenAndBadUsageHaveTheirExitCodes() throws {
-        let missing = try CommandRunner.run(["crawl", "--api", "http://127.0.0.1:9/api/v2", "--store", "/tmp/unused-\(UUID().uuidString).sqlite"])
+    @Test func missingTokenAndBadUsageHaveTheirExitCodes() async throws {
+        let missing = try await CommandRunner.run([
+            "crawl", "--api", "http://127.0.0.1:9/api/v2", "--store", "/tmp/unused-\(UUID().uuidString).sqlite",
+        ])
         #expect(missing.status == 77)
         #expect(missing.stderr.contains("BOARD_API_TOKEN"))
-        let usage = try CommandRunner.run(["crawl", "--api", "ftp://example.com"])
+        let usage = try await CommandRunner.run(["crawl", "--api", "ftp://example.com"])
         #expect(usage.status == 64)
         #expect(usage.stderr.contains("--api must be an http(s) URL"))
-        let help = try CommandRunner.run(["crawl", "--help"])
+        let help = try await CommandRunner.run(["crawl", "--help"])
         let helpText = help.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")  // the help is wrapped
         #expect(helpText.contains("65 the API sent data that breaks the contract, or a board still disagreed with its total after re-verification;"))
-        let tinyPages = try CommandRunner.run(["crawl", "--api", "http://127.0.0.1:9/api/v2", "--page-size", "1"])
+        let tinyPages = try await CommandRunner.run(["crawl", "--api", "http://127.0.0.1:9/api/v2", "--page-size", "1"])
         #expect(tinyPages.status == 64)
         #expect(tinyPages.stderr.contains("--page-size must be between 2 and 1000 (pages overlap by one post), not 1."))
-        let unreachable = try CommandRunner.run(
+        let unreachable = try await CommandRunner.run(
             ["crawl", "--api", "http://127.0.0.1:9/api/v2", "--store", "/tmp/unused-\(UUID().uuidString).sqlite", "--retries", "2"],
             environment: ["BOARD_API_TOKEN": Self.token])
         #expect(unreachable.status == 69)
@@ -84,29 +87,29 @@ struct CrawlCommandTests {
         #expect(unreachable.stderr.contains("(connection refused at http://127.0.0.1:9/api/v2/boards)"))
     }
 
-    @Test func aStoreFromANewerBoardArchiveExitsWith73() throws {
+    @Test func aStoreFromANewerBoardArchiveExitsWith73() async throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = folder.appendingPathComponent("archive.sqlite").path
         _ = try ArchiveStore(path: store)
         let queue = try DatabaseQueue(path: store)
-        try queue.write { db in try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v9-from-the-future')") }
+        try await queue.write { db in try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v9-from-the-future')") }
         try queue.close()
-        let result = try CommandRunner.run(
+        let result = try await CommandRunner.run(
             ["crawl", "--api", "http://127.0.0.1:9/api/v2", "--store", store], environment: ["BOARD_API_TOKEN": Self.token])
         #expect(result.status == 73)
         #expect(result.stderr.contains("has schema version 4, newer than this boardarchive supports (3); upgrade boardarchive"))
     }
 
-    @Test func theFixtureErrorBurstStatusMustBeAServerError() throws {
-        let refused = try CommandRunner.run(["fixture-api", "--error-burst", "1", "--error-burst-status", "404"])
+    @Test func theFixtureErrorBurstStatusMustBeAServerError() async throws {
+        let refused = try await CommandRunner.run(["fixture-api", "--error-burst", "1", "--error-burst-status", "404"])
         #expect(refused.status == 64)
         #expect(refused.stderr.contains("--error-burst-status must be a server error status between 500 and 599, got 404."))
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let server = try CommandRunner.Background(["fixture-api", "--port", "0", "--error-burst", "1", "--error-burst-status", "500"])
         defer { server.stop() }
-        let result = try CommandRunner.run(
+        let result = try await CommandRunner.run(
             ["crawl", "--api", server.url, "--store", folder.appendingPathComponent("a.sqlite").path, "--log-level", "warning"],
             environment: ["BOARD_API_TOKEN": Self.token])
         #expect(result.status == 0, "stderr: \(result.stderr)")

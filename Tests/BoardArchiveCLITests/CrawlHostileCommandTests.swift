@@ -16,10 +16,14 @@ struct CrawlHostileCommandTests {
     static func crawl(_ listings: FixtureRawListings, store: String) async throws -> CommandRunner.Result {
         let server = try await FixtureServer.start(
             FixtureServerConfiguration(dataset: try FixtureDataset.bundledDemo(), faults: FixtureFaults(rawListings: listings), token: token))
-        let result = Result {
-            try CommandRunner.run(
-                ["crawl", "--api", server.baseURL.absoluteString, "--store", store, "--retries", "1", "--concurrency", "1"],
-                environment: ["BOARD_API_TOKEN": token])
+        let result: Result<CommandRunner.Result, any Error>
+        do {
+            result = .success(
+                try await CommandRunner.run(
+                    ["crawl", "--api", server.baseURL.absoluteString, "--store", store, "--retries", "1", "--concurrency", "1"],
+                    environment: ["BOARD_API_TOKEN": token]))
+        } catch {
+            result = .failure(error)
         }
         await server.stop()
         return try result.get()

@@ -185,14 +185,14 @@ struct NightlyCrawlCommandTests {
             }
             try queue.close()
             let out = nightly.folder.appendingPathComponent("out").path
-            let refused = try CommandRunner.run(["build", "--store", nightly.store, "--out", out] + NightlyHarness.clock)
+            let refused = try await CommandRunner.run(["build", "--store", nightly.store, "--out", out] + NightlyHarness.clock)
             #expect(refused.status == 73)
             #expect(refused.stderr.contains("has schema version 2, older than this boardarchive needs (3)"))
             let (crawled, requests) = try await nightly.run(["--verify-fraction", "0"])
             #expect(crawled.status == 0, "stderr: \(crawled.stderr)")
             #expect(requests == 1 + Self.boards)
             #expect(try ArchiveStore(path: nightly.store).schemaVersion() == 3)
-            let built = try CommandRunner.run(["build", "--store", nightly.store, "--out", out] + NightlyHarness.clock)
+            let built = try await CommandRunner.run(["build", "--store", nightly.store, "--out", out] + NightlyHarness.clock)
             #expect(built.status == 0, "stderr: \(built.stderr)")
             try nightly.expectStoreHoldsTheSource()
         }

@@ -57,9 +57,7 @@ final class NightlyHarness {
         let before = await server.requestCount
         let full = commandLine(arguments, command: command, api: api)
         let env = environment.merging(["BOARD_API_TOKEN": Self.token]) { mine, _ in mine }
-        let result = try await withCheckedThrowingContinuation { continuation in
-            Thread { continuation.resume(with: Result { try CommandRunner.run(full, environment: env) }) }.start()
-        }
+        let result = try await CommandRunner.run(full, environment: env)
         return (result, await server.requestCount - before)
     }
 
