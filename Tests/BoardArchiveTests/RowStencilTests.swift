@@ -37,8 +37,7 @@ import Testing
 
     /// A copy of the default templates with `changes` (template name → text) applied.
     static func templates(_ changes: [String: String], _ name: String = #function) throws -> URL {
-        let folder = try SiteFixture.temporaryDirectory(name).appendingPathComponent("templates")
-        try FileManager.default.copyItem(at: SiteFixture.templatesDirectory, to: folder)
+        let folder = try RenderTemplateTests.copyOfDefaultTemplates(in: SiteFixture.temporaryDirectory(name))
         for (template, text) in changes {
             try Data(text.utf8).write(to: folder.appendingPathComponent(template + ".mustache"))
         }

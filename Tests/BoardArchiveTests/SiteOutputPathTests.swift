@@ -65,11 +65,11 @@ struct SearchBlockRecordTests {
     }
 
     @Test func contentHashKeysAreTheStoresHexOrAHashOfOtherText() {
-        #expect(SearchBlockRecord.hashKey("00000000000000ff".utf8) == 255)
-        #expect(SearchBlockRecord.hashKey("cbf29ce484222325".utf8) == 0xcbf2_9ce4_8422_2325)
-        #expect(SearchBlockRecord.hex(SearchBlockRecord.hashKey("0123456789abcdef".utf8)) == "0123456789abcdef")
+        #expect(ContentHash.key("00000000000000ff".utf8) == 255)
+        #expect(ContentHash.key("cbf29ce484222325".utf8) == 0xcbf2_9ce4_8422_2325)
+        #expect(ContentHash.hex(ContentHash.key("0123456789abcdef".utf8)) == "0123456789abcdef")
         // Not 16 lowercase hex digits: a hash of the text, different for different texts.
-        let others = ["", "xyz", "0123456789ABCDEF", "0123456789abcdeg", "0123456789abcdef0"].map { SearchBlockRecord.hashKey($0.utf8) }
+        let others = ["", "xyz", "0123456789ABCDEF", "0123456789abcdeg", "0123456789abcdef0"].map { ContentHash.key($0.utf8) }
         #expect(Set(others).count == others.count)
         #expect(!others.contains(0x0123_4567_89ab_cdef))
     }

@@ -127,7 +127,7 @@ struct SearchBlockPass {
             let record = SearchBlockRecord(
                 id: block.id, postingBuckets: encoded.postingBuckets, files: encoded.files.keys.sorted(), postIds: block.posts.map(\.post.postId),
                 created: block.posts.map { Int($0.post.createdDateTime.timeIntervalSince1970.rounded(.down)) },
-                hashes: block.posts.map { SearchBlockRecord.hashKey($0.contentHash.utf8) }, boards: block.posts.map(\.post.boardId))
+                hashes: block.posts.map { ContentHash.key($0.contentHash.utf8) }, boards: block.posts.map(\.post.boardId))
             blocks.append(SearchPhase.Block(id: block.id, digest: block.digest, record: record, kept: false))
         }
         pending.removeAll()

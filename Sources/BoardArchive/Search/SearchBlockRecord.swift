@@ -19,7 +19,7 @@ struct SearchBlockRecord: Sendable, Equatable {
     var postIds: [Int]
     /// Creation times (Unix seconds) by position.
     var created: [Int]
-    /// Content hashes by position (what a keyword row's digest needs), as ``hashKey(_:)`` keys: eight bytes a post
+    /// Content hashes by position (what a keyword row's digest needs), as ``ContentHash/key(_:)`` keys: eight bytes a post
     /// instead of a 16-digit string on the heap, for every post of the archive while the keyword pages are made.
     var hashes: [UInt64]
     /// Board ids by position.
@@ -38,7 +38,7 @@ struct SearchBlockRecord: Sendable, Equatable {
         var text = "v1\nbuckets \(postingBuckets)\nfiles " + files.joined(separator: " ") + "\n"
         text += "ids " + postIds.map(String.init).joined(separator: ",") + "\n"
         text += "created " + created.map(String.init).joined(separator: ",") + "\n"
-        text += "hashes " + hashes.map(Self.hex).joined(separator: ",") + "\n"
+        text += "hashes " + hashes.map(ContentHash.hex).joined(separator: ",") + "\n"
         text += "boards " + boards.map(String.init).joined(separator: ",") + "\n"
         for slug in matches.keys.sorted() {
             text += "match \(slug) " + (matches[slug] ?? []).map(String.init).joined(separator: ",") + "\n"
@@ -91,7 +91,7 @@ struct SearchBlockRecord: Sendable, Equatable {
             case "files": files = strings(value, separator: UInt8(ascii: " "))
             case "ids": postIds = numbers(value)
             case "created": created = numbers(value)
-            case "hashes": hashes = value.split(separator: UInt8(ascii: ",")).map(Self.hashKey)
+            case "hashes": hashes = value.split(separator: UInt8(ascii: ",")).map(ContentHash.key)
             case "boards": boards = numbers(value)
             case "match":
                 if let gap = value.firstIndex(of: UInt8(ascii: " ")) {
@@ -115,33 +115,6 @@ struct SearchBlockRecord: Sendable, Equatable {
         self.hashes = hashes
         self.boards = boards
         self.matches = matches
-    }
-
-    /// The key of a post's content hash: the store's hash (16 hex digits, FNV-1a) as its number; any other text (a
-    /// store written by something else) as the FNV-1a hash of its bytes.
-    static func hashKey(_ hash: some Collection<UInt8>) -> UInt64 {
-        if hash.count == 16 {
-            var value: UInt64 = 0
-            var isHex = true
-            for byte in hash {
-                switch byte {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"): value = value << 4 | UInt64(byte - UInt8(ascii: "0"))
-                case UInt8(ascii: "a")...UInt8(ascii: "f"): value = value << 4 | UInt64(byte - UInt8(ascii: "a") + 10)
-                default: isHex = false
-                }
-                if !isHex { break }
-            }
-            if isHex { return value }
-        }
-        var value: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in hash { value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-        return value
-    }
-
-    /// A key as the record writes it: 16 hex digits (the store's own spelling of the hash it came from).
-    static func hex(_ key: UInt64) -> String {
-        let digits = String(key, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
     }
 
     /// The terms file's bytes: `<count> <term>` lines, sorted by term.

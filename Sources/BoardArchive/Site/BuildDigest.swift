@@ -12,7 +12,7 @@ public struct BuildDigest: Sendable, Hashable, CustomStringConvertible {
 
     /// The digest written as 32 hex digits (in the manifest).
     public var description: String {
-        Self.hex(high) + Self.hex(low)
+        ContentHash.hex(high) + ContentHash.hex(low)
     }
 
     /// Parses the 32 hex digits of ``description``.
@@ -103,10 +103,5 @@ public struct BuildDigest: Sendable, Hashable, CustomStringConvertible {
         var digest = BuildDigest()
         for part in parts { digest.add(part) }
         return digest
-    }
-
-    private static func hex(_ value: UInt64) -> String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
     }
 }

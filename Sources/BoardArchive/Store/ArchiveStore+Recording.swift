@@ -130,12 +130,38 @@ extension ArchiveStore {
 /// A 64-bit FNV-1a content hash, in hex: cheap, stable across runs and platforms, enough to tell "changed".
 enum ContentHash {
     static func hex(of text: String) -> String {
+        hex(value(of: text.utf8))
+    }
+
+    /// The FNV-1a hash of `bytes`.
+    static func value(of bytes: some Sequence<UInt8>) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x100_0000_01b3
-        }
-        let digits = String(hash, radix: 16)
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return hash
+    }
+
+    /// `value` as 16 lowercase hex digits, the way the store spells a hash.
+    static func hex(_ value: UInt64) -> String {
+        let digits = String(value, radix: 16)
         return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+
+    /// The number a stored hash spells: its 16 lowercase hex digits read back; any other text (a store written by
+    /// something else) as the FNV-1a hash of its bytes. Eight bytes instead of a 16-digit string on the heap.
+    static func key(_ hash: some Collection<UInt8>) -> UInt64 {
+        if hash.count == 16 {
+            var key: UInt64 = 0
+            var isHex = true
+            for byte in hash {
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): key = key << 4 | UInt64(byte - UInt8(ascii: "0"))
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): key = key << 4 | UInt64(byte - UInt8(ascii: "a") + 10)
+                default: isHex = false
+                }
+                if !isHex { break }
+            }
+            if isHex { return key }
+        }
+        return value(of: hash)
     }
 }
