@@ -38,6 +38,12 @@ struct BuildOptions: ParsableArguments {
     @Option(help: "How many of the archive's most frequent terms get pre-rendered result pages. Default: 20.")
     var topKeywords: Int?
 
+    @Option(help: "Where the site will be published (https://example.org/archive/): adds sitemap.xml and robots.txt, absolute feed links.")
+    var baseUrl: String?
+
+    @Flag(help: "Ask search engines not to index any page (a robots noindex tag on every page, no sitemap).")
+    var noindex = false
+
     /// The settings after flags, the config file and defaults are merged and checked.
     struct Resolved: Equatable {
         var out: String
@@ -53,6 +59,20 @@ struct BuildOptions: ParsableArguments {
             throw ValidationError("--now must be an ISO 8601 date-time such as 2026-11-22T09:00:00Z, not \"\(now)\".")
         }
         _ = try resolved()
+        _ = try Self.parseBaseURL(baseUrl)
+    }
+
+    /// `--base-url` as an absolute http(s) URL ending in `/`, or nil when not given.
+    static func parseBaseURL(_ text: String?) throws -> URL? {
+        guard let text else { return nil }
+        guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(), ["http", "https"].contains(scheme),
+            components.host?.isEmpty == false, components.query == nil, components.fragment == nil
+        else {
+            throw ValidationError(
+                "--base-url must be an absolute http or https address without query or fragment, such as https://example.org/archive/, not \"\(text)\"."
+            )
+        }
+        return URL(string: text.hasSuffix("/") ? text : text + "/")
     }
 
     /// Flag, else config file, else default, for every setting; throws a usage error naming the bad value.
@@ -108,6 +128,8 @@ struct BuildOptions: ParsableArguments {
             now: instant, timeZone: settings.timezone.flatMap(TimeZone.init(identifier:)) ?? .current,
             language: SiteLanguage(rawValue: settings.lang) ?? .ko, force: force, keywords: settings.keywords, topKeywords: settings.topKeywords)
         configuration.allowShrink = allowShrink
+        configuration.baseURL = try Self.parseBaseURL(baseUrl)
+        configuration.noindex = noindex
         return configuration
     }
 

@@ -14,6 +14,7 @@ struct IncrementalBuildTests {
     /// A change to the archive or to the build's inputs.
     enum Change: CaseIterable {
         case newPost, editPost, removePost, becomeNotice, newBoard, removeBoard, renameBoard, editTemplate, switchLanguage, nextDay
+        case toggleBaseURL, toggleNoindex
     }
 
     /// The inputs of one build besides the store.
@@ -21,6 +22,8 @@ struct IncrementalBuildTests {
         var now = SiteFixture.now
         var language = SiteLanguage.ko
         var templates = SiteFixture.templatesDirectory
+        var baseURL: URL?
+        var noindex = false
     }
 
     static func configuration(_ inputs: Inputs, output: URL) -> BuildConfiguration {
@@ -29,6 +32,10 @@ struct IncrementalBuildTests {
             language: inputs.language, keywords: ["서울", "글 1"], topKeywords: 3)
         // Small blocks, so that changes land in some blocks and leave others.
         configuration.searchIndex = SearchIndexConfiguration(blockSize: 8)
+        configuration.baseURL = inputs.baseURL
+        configuration.noindex = inputs.noindex
+        // Random removals may take most posts away; the shrink guard has tests of its own.
+        configuration.allowShrink = true
         return configuration
     }
 
@@ -100,6 +107,12 @@ struct IncrementalBuildTests {
         case .nextDay:
             inputs.now = inputs.now.addingTimeInterval(86_400)
             return "the clock passes midnight"
+        case .toggleBaseURL:
+            inputs.baseURL = inputs.baseURL == nil ? URL(string: "https://example.org/archive/") : nil
+            return "base URL \(inputs.baseURL?.absoluteString ?? "none")"
+        case .toggleNoindex:
+            inputs.noindex.toggle()
+            return "noindex \(inputs.noindex)"
         }
     }
 
@@ -144,7 +157,7 @@ struct IncrementalBuildTests {
         #expect(try PublishTests.stamps(under: output) == before)
     }
 
-    @Test("one new post rewrites exactly the documented pages: its own, its neighbours', the front, boundary and home pages")
+    @Test("one new post rewrites exactly the documented files: its page, its neighbours', the front, boundary and home pages, two feeds")
     func oneNewPost() async throws {
         let root = try SiteFixture.temporaryDirectory()
         // Board 1: notices 120, 140, 160 and 58 others (101…161), so its front page shows 27 of them.
@@ -171,7 +184,7 @@ struct IncrementalBuildTests {
             pages.sorted()
                 == [
                     "boards/1/index.html", SitePaths.board(1, archivePage: boundary), "index.html", "posts/900.html", SitePaths.post(newest.postId),
-                    SitePaths.post(lastNotice.postId), SitePaths.post(dropped.postId),
+                    SitePaths.post(lastNotice.postId), SitePaths.post(dropped.postId), FeedPhase.boardPath(1), FeedPhase.archivePath,
                 ].sorted())
         // Every rendered file was counted, and the search index changed only in its newest block of others.
         #expect(report.written <= report.rendered)

@@ -95,7 +95,7 @@ struct BuiltPaginationTests {
         let files = try SiteFixture.files(under: output)
         for count in Self.counts {
             let boardId = 100 + count
-            let pageFiles = files.keys.filter { $0.hasPrefix("boards/\(boardId)/") }
+            let pageFiles = files.keys.filter { $0.hasPrefix("boards/\(boardId)/") && $0.hasSuffix(".html") }
             // Reading order: the front page, then the archive pages from the newest to the oldest.
             let listing = ListingPages(pinnedCount: 0, itemCount: count)
             let order: [Int?] = [nil] + (0..<listing.archivePageCount).reversed().map { $0 }

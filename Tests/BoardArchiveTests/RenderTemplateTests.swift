@@ -95,7 +95,7 @@ struct RenderTemplateTests {
         try FileManager.default.removeItem(at: templates.appendingPathComponent("assets/site.css"))
         let error = try #require(buildError { _ = try load(templates) })
         #expect(error.reason == .assetNotFound("site.css"))
-        #expect(error.location?.hasSuffix("templates/layout.mustache:7") == true)
+        #expect(error.location?.hasSuffix("templates/layout.mustache:10") == true)
         #expect(error.errorDescription?.contains("\"assets/site.css\"") == true)
     }
 

@@ -14,6 +14,7 @@ struct SiteBuildTests {
             "index.html", ".boardarchive", ".boardarchive-manifest", "assets/site.css", "assets/site.js", "search.html", "keywords/index.html",
         ]
         expected.formUnion(["boards/1/index.html", "boards/1/page-2.html", "boards/1/page-3.html", "boards/2/index.html", "boards/3/index.html"])
+        expected.formUnion(["feed.xml", "boards/1/feed.xml", "boards/2/feed.xml", "boards/3/feed.xml"])
         expected.formUnion((101...161).map { "posts/\($0).html" })
         expected.formUnion((301...304).map { "posts/\($0).html" })
         let assets = Set(files.filter { $0.hasPrefix("assets/") })
@@ -37,6 +38,7 @@ struct SiteBuildTests {
         #expect(report.unchanged == 0)
         #expect(report.files[.post] == 65)
         #expect(report.files[.board] == 5)
+        #expect(report.files[.feed] == 4)
         #expect(report.files[.home] == 1)
     }
 }

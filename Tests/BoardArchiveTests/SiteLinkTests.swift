@@ -40,6 +40,13 @@ enum SiteLinkChecker {
                 for match in text.matches(of: #/\s(href|src|action|formaction|poster|data)\s*=\s*"([^"]*)"/#) {
                     let attribute = String(match.output.1)
                     let value = String(match.output.2)
+                    // A link within the page (the skip link to `#main`) must name an element of the page.
+                    if value.hasPrefix("#"), value.count > 1 {
+                        if !html.contains(" id=\"\(value.dropFirst())\"") {
+                            problems.append(Problem(page: page, reference: "\(attribute)=\"\(value)\"", issue: "names no element of the page"))
+                        }
+                        continue
+                    }
                     if let issue = issue(with: value, attribute: attribute, on: page, files: files) {
                         problems.append(Problem(page: page, reference: "\(attribute)=\"\(value)\"", issue: issue))
                     }
@@ -125,12 +132,13 @@ struct SiteLinkTests {
         let output = try SiteFixture.temporaryDirectory().appendingPathComponent("site")
         try await SiteFixture.build(store, into: output, now: now)
         let files = Set(try SiteFixture.files(under: output).keys)
-        var expected: Set<String> = ["index.html", ".boardarchive", ".boardarchive-manifest"]
+        var expected: Set<String> = ["index.html", ".boardarchive", ".boardarchive-manifest", FeedPhase.archivePath]
         for board in dataset.boards {
             let posts = dataset.posts.filter { $0.boardId == board.boardId }
             let notices = posts.filter { $0.postType == .notice }.count
             let listing = ListingPages(pinnedCount: notices, itemCount: posts.count - notices)
             expected.insert(SitePaths.board(board.boardId))
+            expected.insert(FeedPhase.boardPath(board.boardId))
             for page in 0..<listing.archivePageCount { expected.insert(SitePaths.board(board.boardId, archivePage: page)) }
         }
         for post in dataset.posts { expected.insert(SitePaths.post(post.postId)) }

@@ -10,7 +10,7 @@ import Foundation
 /// Renders post bodies (GitHub-flavoured Markdown) to safe, offline HTML with cmark-gfm.
 ///
 /// Extensions: `table`, `strikethrough`, `autolink`, `tagfilter`, `tasklist`. Options: `CMARK_OPT_HARDBREAKS`
-/// (plain-text posts keep their line breaks) and never `CMARK_OPT_UNSAFE`, so raw HTML in a post becomes
+/// (plain-text posts keep their line breaks), `CMARK_OPT_TABLE_PREFER_STYLE_ATTRIBUTES` (valid HTML) and never `CMARK_OPT_UNSAFE`, so raw HTML in a post becomes
 /// `<!-- raw HTML omitted -->` and cmark drops `javascript:`, `vbscript:`, `file:` and most `data:` URLs.
 ///
 /// On top of that, with the default ``LinkPolicy/inert`` every link and image in a body is turned into
@@ -35,8 +35,10 @@ struct MarkdownRenderer: Sendable {
     /// The extensions attached to every parser, in a fixed order.
     static let extensionNames = ["table", "strikethrough", "autolink", "tagfilter", "tasklist"]
 
-    /// `CMARK_OPT_HARDBREAKS`, deliberately without `CMARK_OPT_UNSAFE`.
-    static let options: Int32 = CMARK_OPT_HARDBREAKS
+    /// `CMARK_OPT_HARDBREAKS`, and `CMARK_OPT_TABLE_PREFER_STYLE_ATTRIBUTES` (table cells aligned with
+    /// `style="text-align: …"`, not the obsolete `align` attribute the Nu HTML Checker rejects); deliberately without
+    /// `CMARK_OPT_UNSAFE`.
+    static let options: Int32 = CMARK_OPT_HARDBREAKS | CMARK_OPT_TABLE_PREFER_STYLE_ATTRIBUTES
 
     /// Registers the core extensions exactly once per process (Swift runs `static let` initialisers once, thread-safely).
     private static let registration: Bool = {

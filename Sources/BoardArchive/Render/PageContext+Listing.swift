@@ -10,6 +10,8 @@ struct BoardSummary: Sendable, Equatable {
     var newestPostDate: Date?
     /// Whether any post was created today in the archive's time zone.
     var hasPostFromToday: Bool
+    /// The board's newest posts, for its feed and the archive's.
+    var newestPosts = NewestPosts()
 }
 
 extension PageContext {
@@ -44,7 +46,7 @@ extension PageContext {
     /// A page of `board` listing `rows` (in board order): the front page (`archivePage` nil) or archive page `archivePage`.
     ///
     /// Keys: `boardId`, `boardName`, `postCount`, `postCountLabel`, `hasPosts`, `isFront`, `posts` (rows), `pager`
-    /// (see ``pager(_:page:fileName:)``). `postCountLabel` is empty on archive pages, which never show totals (so a new post
+    /// (see ``pager(_:page:fileName:)``), `boardFeed` (see ``boardFeed(_:root:)``). `postCountLabel` is empty on archive pages, which never show totals (so a new post
     /// elsewhere in the board leaves them unchanged).
     func boardPage(board: Board, rows: [Post], listing: ListingPages, archivePage: Int?) -> [String: Any] {
         let root = SitePaths.relativeRoot(of: SitePaths.board(board.boardId, archivePage: archivePage))
@@ -57,7 +59,13 @@ extension PageContext {
             "isFront": archivePage == nil,
             "posts": rows.map { row(for: $0, root: root) },
             "pager": pager(listing, page: archivePage, fileName: ListingPages.fileName(ofArchivePage:)),
+            "boardFeed": boardFeed(board, root: root),
         ]
+    }
+
+    /// The board's Atom feed as the layout links to it: `href`, `title`.
+    func boardFeed(_ board: Board, root: String) -> [String: Any] {
+        ["href": root + FeedPhase.boardPath(board.boardId), "title": board.displayName]
     }
 
     /// The title of a listing page: the name on the front page, "name (page n)" on archive page `n − 1`.

@@ -24,7 +24,7 @@ extension PageContext {
     /// Keys: everything of a row (``postSummary(_:)``) plus `boardId`, `boardName`, `boardHref` (the board's
     /// first page), `backHref` (the board page that lists the post), `bodyHTML` (raw, from cmark-gfm),
     /// `parent` (`href`, `title`, `postId`, or false), `parentMissing`, `hasReplies`, `replies` (rows),
-    /// `previous` / `next` (`href`, `title`, `postId`, or false), `hasNeighbours`.
+    /// `previous` / `next` (`href`, `title`, `postId`, or false), `hasNeighbours`, `boardFeed`.
     func postPage(_ post: Post, bodyHTML: String, neighbours: PostNeighbours) -> [String: Any] {
         let root = SitePaths.relativeRoot(of: SitePaths.post(post.postId))
         var context = postSummary(post)
@@ -40,6 +40,7 @@ extension PageContext {
         context["previous"] = neighbours.previous.map { link(to: $0, root: root) as Any } ?? false
         context["next"] = neighbours.next.map { link(to: $0, root: root) as Any } ?? false
         context["hasNeighbours"] = neighbours.previous != nil || neighbours.next != nil
+        context["boardFeed"] = boardFeed(neighbours.board, root: root)
         return context
     }
 }

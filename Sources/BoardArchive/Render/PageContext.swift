@@ -37,7 +37,7 @@ struct PageContext: Sendable {
             "postId": post.postId,
             "postType": post.postType.rawValue,
             "title": displayTitle(post),
-            "writer": post.shownWriterName(anonymousLabel: strings["anonymous"]),
+            "writer": writerLabel(post),
             "isAnonymous": post.isAnonymous,
             "iso": clock.machineTimestamp(for: post.createdDateTime),
             "dateLabel": clock.shortLabel(for: post.createdDateTime),
@@ -51,6 +51,11 @@ struct PageContext: Sendable {
             "isReply": post.postType == .reply,
             "isNew": clock.isToday(post.createdDateTime),
         ]
+    }
+
+    /// The writer as pages and feeds show it: the display name, or the anonymous label.
+    func writerLabel(_ post: Post) -> String {
+        post.shownWriterName(anonymousLabel: strings["anonymous"])
     }
 
     /// A title that is never blank (a blank link would be invisible).

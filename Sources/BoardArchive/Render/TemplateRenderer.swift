@@ -28,6 +28,8 @@ struct TemplateRenderer: Sendable {
     let sourceDigest: BuildDigest
     /// Every template's name and text as its file holds it (without the pragma line).
     let sources: [(name: String, text: String)]
+    /// Whether every page asks search engines not to index it (`{{#noindex}}` in the layout); default false.
+    var noindex = false
 
     /// Loads, compiles and checks every template under `directory`.
     static func load(from directory: URL, strings: SiteStrings, clock: ArchiveClock) throws -> TemplateRenderer {
@@ -146,7 +148,8 @@ struct TemplateRenderer: Sendable {
     /// - `root`: the relative path from the page to the site root (`""`, `"../"`, `"../../"`); every link
     ///   in a template is written `{{root}}some/file.html`.
     /// - `lang`, `s` (strings), `title` (this page), `timeZone` (IANA id) and `timeZoneOffset` (minutes, fallback),
-    ///   `scripts` (extra classic scripts, `[{src}]`, already relative to the page).
+    ///   `scripts` (extra classic scripts, `[{src}]`, already relative to the page), `noindex` (the site asks search
+    ///   engines not to index it), `boardFeed` (false; board and post pages set their board's feed).
     func commonContext(relativeRoot: String, title: String, scripts: [String] = []) -> [String: Any] {
         [
             "root": relativeRoot,
@@ -156,6 +159,8 @@ struct TemplateRenderer: Sendable {
             "timeZone": clock.timeZone.identifier,
             "timeZoneOffset": clock.offsetMinutes,
             "scripts": scripts.map { ["src": $0] },
+            "noindex": noindex,
+            "boardFeed": false,
         ]
     }
 
@@ -163,7 +168,7 @@ struct TemplateRenderer: Sendable {
     func with(_ library: MustacheLibrary) -> TemplateRenderer {
         TemplateRenderer(
             library: library, templateNames: templateNames, directory: directory, strings: strings, clock: clock, sourceDigest: sourceDigest,
-            sources: sources)
+            sources: sources, noindex: noindex)
     }
 
     /// Renders the template `name` with `context`; a missing template is an error, not `nil`.

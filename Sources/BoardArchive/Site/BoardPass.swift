@@ -49,6 +49,7 @@ struct BoardPass: Sendable {
         var frontWritten = false
         var newest: Date?
         var hasPostFromToday = false
+        var newestPosts = NewestPosts()
     }
 
     /// Renders and writes every changed page of the board; returns what the home page shows about it.
@@ -65,6 +66,7 @@ struct BoardPass: Sendable {
                 let date = listed.post.createdDateTime
                 if progress.newest.map({ date > $0 }) ?? true { progress.newest = date }
                 if pages.clock.isToday(date) { progress.hasPostFromToday = true }
+                progress.newestPosts.offer(listed)
                 let key = page(at: progress.position, in: listing)
                 if progress.pageKey != .some(key), progress.pageKey != .none {
                     jobs.append(.listing(rows: progress.pageRows, archivePage: progress.pageKey ?? nil))
@@ -88,7 +90,8 @@ struct BoardPass: Sendable {
             return progress
         }
         return BoardSummary(
-            board: board, postCount: listing.totalCount, newestPostDate: progress.newest, hasPostFromToday: progress.hasPostFromToday)
+            board: board, postCount: listing.totalCount, newestPostDate: progress.newest, hasPostFromToday: progress.hasPostFromToday,
+            newestPosts: progress.newestPosts)
     }
 
     /// The page that lists the post at listing position `position`: nil for the front page, else its archive page.

@@ -24,6 +24,14 @@ public struct BuildConfiguration: Sendable {
     public var topKeywords: Int
     /// The search index's block and shard sizes; the defaults suit every archive (tests use small blocks).
     public var searchIndex = SearchIndexConfiguration()
+    /// Where the site will be published (`https://example.org/archive/`, always ending in `/`); default none.
+    ///
+    /// With it the build also writes `sitemap.xml` and `robots.txt`, and the feeds use absolute links and ids.
+    /// Pages never use it: their links stay relative, so the site still works from `file://`.
+    public var baseURL: URL?
+    /// Ask search engines not to index any page (`<meta name="robots" content="noindex">` on every page, and no
+    /// sitemap); default false.
+    public var noindex = false
 
     /// Creates a configuration; only `now` has no default, so that every build states its clock.
     public init(

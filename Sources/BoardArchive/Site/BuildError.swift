@@ -17,6 +17,8 @@ public struct BuildError: Error, LocalizedError, Equatable, Sendable {
         case render
         /// Building the search index and keyword pages.
         case search
+        /// Writing the Atom feeds, the sitemap and `robots.txt`.
+        case discovery
         /// Writing into the staging folder and swapping it into place.
         case publish
     }

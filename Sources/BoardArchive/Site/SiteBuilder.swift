@@ -13,7 +13,9 @@ import Logging
 //                  It writes `search.html`, `search/…` and `keywords/…` through `output.write(_:to:)`,
 //                  renders pages with `renderer.renderPage(template:context:relativeRoot:title:scripts:)`
 //                  and rows with `pages.row(for:root:)` + the `partials/post-row` partial.
-//   7. publish   `SitePublisher.publish(_:)`: marker, stale-file removal, swap (skipped when nothing changed)
+//   7. discovery `FeedPhase` (Atom feeds of every board and of the archive, from the newest posts gathered in 4), and
+//                with a base URL `SitemapPhase` (`sitemap.xml`, `robots.txt`) over every page declared so far
+//   8. publish   `SitePublisher.publish(_:)`: marker, stale-file removal, swap (skipped when nothing changed)
 
 /// Builds the static site from the archive store.
 ///
@@ -51,7 +53,8 @@ public struct SiteBuilder: Sendable {
         let strings = SiteStrings(language: configuration.language)
         let clock = configuration.clock
         let templatesDirectory = configuration.resolvedTemplatesDirectory
-        let renderer = try TemplateRenderer.load(from: templatesDirectory, strings: strings, clock: clock)
+        var renderer = try TemplateRenderer.load(from: templatesDirectory, strings: strings, clock: clock)
+        renderer.noindex = configuration.noindex
         let pages = PageContext(strings: strings, clock: clock)
         let staging = try publisher.makeStagingDirectory()
         let output = SiteOutput(stagingDirectory: staging, previousDirectory: previous, previousManifest: previous.flatMap(SiteManifest.load(from:)))
@@ -82,6 +85,17 @@ public struct SiteBuilder: Sendable {
                 throw BuildError(phase: .search, underlying: error)
             }
             timer = PhaseClock(logger: logger)
+            do {
+                try FeedPhase(store: store, pages: pages, output: output, base: base, baseURL: configuration.baseURL).run(summaries)
+                if let baseURL = configuration.baseURL {
+                    try SitemapPhase(output: output, base: base, baseURL: baseURL, noindex: configuration.noindex).run()
+                }
+            } catch let error as BuildError {
+                throw error
+            } catch {
+                throw BuildError(phase: .discovery, underlying: error)
+            }
+            timer.lap("feeds and sitemap")
             let report = try publisher.publish(output)
             timer.lap("publish")
             logger.info(
@@ -99,7 +113,7 @@ public struct SiteBuilder: Sendable {
 
     /// The version of the page engine: bump it when a change renders the same inputs differently, so that the next
     /// build re-renders every page instead of keeping pages made the old way.
-    static let engineVersion = "pages-3"
+    static let engineVersion = "pages-4"
 
     /// The digest of the inputs every page shares: engine version, templates, language, time zone.
     static func baseDigest(renderer: TemplateRenderer, configuration: BuildConfiguration) -> BuildDigest {
@@ -109,6 +123,7 @@ public struct SiteBuilder: Sendable {
         digest.add(configuration.language.rawValue)
         digest.add(configuration.timeZone.identifier)
         digest.add(configuration.clock.offsetMinutes)
+        digest.add(configuration.noindex)
         return digest
     }
 

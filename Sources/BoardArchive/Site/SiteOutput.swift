@@ -221,6 +221,7 @@ final class SiteOutput: @unchecked Sendable {
     /// The report category of a path, from the URL contract.
     static func kind(of path: String) -> BuildReport.FileKind {
         if path == SitePaths.home { return .home }
+        if path == FeedPhase.archivePath || (path.hasPrefix("boards/") && path.hasSuffix("/feed.xml")) { return .feed }
         if path.hasPrefix("boards/") { return .board }
         if path.hasPrefix("posts/") { return .post }
         if path.hasPrefix(SitePaths.assets) { return .asset }

@@ -94,6 +94,7 @@ public struct SiteStrings: Sendable, Equatable {
         "timeZoneLabel": "시간대",
         "breadcrumb": "현재 위치",
         "noBoards": "보관된 게시판이 없습니다.",
+        "feed": "새 글 피드 (Atom)",
     ]
 
     static let english: [String: String] = [
@@ -143,5 +144,6 @@ public struct SiteStrings: Sendable, Equatable {
         "timeZoneLabel": "Time zone",
         "breadcrumb": "Breadcrumb",
         "noBoards": "No boards have been archived.",
+        "feed": "Feed of new posts (Atom)",
     ]
 }

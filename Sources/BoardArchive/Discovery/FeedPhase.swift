@@ -1,0 +1,100 @@
+import Foundation
+
+/// The feeds phase: an Atom feed of the newest posts of every board (`boards/<id>/feed.xml`) and of the whole
+/// archive (`feed.xml`).
+///
+/// The board phase hands over each board's newest posts (``BoardSummary/newestPosts``), gathered while it streamed
+/// the board, so this phase reads no listing again. A feed's digest covers its posts' ids and content hashes, the
+/// board names, the base URL and the build's shared inputs; only feeds whose digest changed read their posts'
+/// bodies and are written.
+struct FeedPhase: Sendable {
+    let store: ArchiveStore
+    let pages: PageContext
+    let output: SiteOutput
+    /// The digest of the build's shared inputs (templates, strings, time zone, engine version).
+    let base: BuildDigest
+    /// Where the site is published (ending in `/`), or nil: links are then relative to the feed.
+    let baseURL: URL?
+
+    /// The archive's feed.
+    static let archivePath = "feed.xml"
+
+    /// The path of a board's feed.
+    static func boardPath(_ boardId: Int) -> String {
+        "boards/\(boardId)/feed.xml"
+    }
+
+    /// Writes every feed whose inputs changed.
+    func run(_ summaries: [BoardSummary]) throws {
+        var archive = NewestPosts()
+        var boardNames: [Int: String] = [:]
+        for summary in summaries {
+            boardNames[summary.board.boardId] = summary.board.displayName
+            archive.merge(summary.newestPosts)
+            let path = Self.boardPath(summary.board.boardId)
+            let posts = summary.newestPosts.posts
+            guard
+                try output.needsRendering(
+                    path, digest: digest("board-feed", posts: posts, boardNames: [summary.board.boardId: summary.board.displayName]))
+            else {
+                continue
+            }
+            let feed = try makeFeed(
+                path: path, title: summary.board.displayName + " · " + pages.strings["siteTitle"],
+                alternate: SitePaths.board(summary.board.boardId), posts: posts, boardNames: nil)
+            try output.write(feed.xml(), to: path)
+        }
+        let posts = archive.posts
+        guard try output.needsRendering(Self.archivePath, digest: digest("archive-feed", posts: posts, boardNames: boardNames)) else { return }
+        let feed = try makeFeed(
+            path: Self.archivePath, title: pages.strings["siteTitle"], alternate: SitePaths.home, posts: posts, boardNames: boardNames)
+        try output.write(feed.xml(), to: Self.archivePath)
+    }
+
+    /// The address of the site file `path` as the feed at `feedPath` links to it.
+    func link(to path: String, from feedPath: String) -> String {
+        if let baseURL { return baseURL.absoluteString + path }
+        return SitePaths.relativeRoot(of: feedPath) + path
+    }
+
+    /// A permanent id: the page's address under the base URL, else a `tag:` URI built from the path.
+    func id(of path: String) -> String {
+        if let baseURL { return baseURL.absoluteString + path }
+        return "tag:boardarchive,2026:" + path
+    }
+
+    private func digest(_ kind: String, posts: [ListedPost], boardNames: [Int: String]) -> BuildDigest {
+        var digest = base
+        digest.add(kind)
+        digest.add(baseURL?.absoluteString ?? "")
+        for (boardId, name) in boardNames.sorted(by: { $0.key < $1.key }) {
+            digest.add(boardId)
+            digest.add(name)
+        }
+        digest.add(posts.count)
+        for listed in posts {
+            digest.add(listed.post.postId)
+            digest.add(listed.contentHash)
+        }
+        return digest
+    }
+
+    private func makeFeed(path: String, title: String, alternate: String, posts: [ListedPost], boardNames: [Int: String]?) throws -> AtomFeed {
+        let bodies: [Int: Post]
+        do { bodies = try store.posts(ids: posts.map(\.post.postId)) } catch {
+            throw BuildError(phase: .store, underlying: error, location: path)
+        }
+        let entries = posts.map { listed -> AtomFeed.Entry in
+            let post = listed.post
+            let page = SitePaths.post(post.postId)
+            return AtomFeed.Entry(
+                id: id(of: page), title: pages.displayTitle(post), link: link(to: page, from: path), published: post.createdDateTime,
+                author: pages.writerLabel(post), category: boardNames.map { $0[post.boardId] ?? "" },
+                contentHTML: MarkdownRenderer().render(bodies[post.postId]?.contents ?? ""))
+        }
+        return AtomFeed(
+            id: id(of: path), title: title, selfLink: link(to: path, from: path), alternateLink: link(to: alternate, from: path),
+            updated: posts.first?.post.createdDateTime ?? Date(timeIntervalSince1970: 0), language: pages.strings.language.rawValue,
+            author: pages.strings["siteTitle"], generatorVersion: BoardArchiveVersion.string, entries: entries)
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+
+/// The newest posts of a stream, kept in bounded memory: what a feed shows.
+///
+/// Newest means the latest `createdDateTime`, ties broken by the higher `postId`, so the choice never depends on
+/// the order the posts arrive in.
+struct NewestPosts: Sendable, Equatable {
+    /// How many posts a feed holds.
+    static let feedLength = 50
+
+    /// How many posts to keep.
+    let limit: Int
+    private var candidates: [ListedPost] = []
+    /// The oldest kept post once `limit` are kept: an older post can never enter.
+    private var floor: ListedPost?
+
+    /// An empty selection of at most `limit` posts.
+    init(limit: Int = Self.feedLength) {
+        self.limit = limit
+    }
+
+    /// Offers a post; memory stays within a few times `limit`.
+    mutating func offer(_ post: ListedPost) {
+        guard limit > 0 else { return }
+        if let floor, !Self.isNewer(post, floor) { return }
+        candidates.append(post)
+        if candidates.count >= limit * 4 { trim() }
+    }
+
+    /// Offers every post of `other`.
+    mutating func merge(_ other: NewestPosts) {
+        for post in other.posts { offer(post) }
+    }
+
+    /// The kept posts, newest first.
+    var posts: [ListedPost] {
+        var copy = self
+        copy.trim()
+        return copy.candidates
+    }
+
+    private mutating func trim() {
+        candidates.sort(by: Self.isNewer)
+        if candidates.count > limit { candidates.removeLast(candidates.count - limit) }
+        if candidates.count == limit { floor = candidates.last }
+    }
+
+    /// Whether `a` comes before `b` in a feed.
+    static func isNewer(_ a: ListedPost, _ b: ListedPost) -> Bool {
+        let left = a.post.createdDateTime
+        let right = b.post.createdDateTime
+        return left != right ? left > right : a.post.postId > b.post.postId
+    }
+}
