@@ -14,7 +14,7 @@ struct IncrementalBuildTests {
     /// A change to the archive or to the build's inputs.
     enum Change: CaseIterable {
         case newPost, editPost, removePost, becomeNotice, newBoard, removeBoard, renameBoard, editTemplate, switchLanguage, nextDay
-        case toggleBaseURL, toggleNoindex
+        case toggleBaseURL, toggleNoindex, nothing
     }
 
     /// The inputs of one build besides the store.
@@ -113,6 +113,8 @@ struct IncrementalBuildTests {
         case .toggleNoindex:
             inputs.noindex.toggle()
             return "noindex \(inputs.noindex)"
+        case .nothing:
+            return "nothing"
         }
     }
 
@@ -155,6 +157,27 @@ struct IncrementalBuildTests {
         #expect(report.removed == 0)
         #expect(report.unchanged == first.total)
         #expect(try PublishTests.stamps(under: output) == before)
+    }
+
+    @Test("with nothing changed, pages are kept without being rendered or read: a page edited by hand stays as it is")
+    func nothingChangedKeepsPagesUnread() async throws {
+        let root = try SiteFixture.temporaryDirectory()
+        let store = try SiteFixture.store()
+        let output = root.appendingPathComponent("site")
+        try await Self.build(store, Inputs(), into: output)
+        let page = output.appendingPathComponent("posts/101.html")
+        try Data("edited by hand".utf8).write(to: page)
+        let unchanged = try await Self.build(store, Inputs(), into: output)
+        #expect(unchanged.boardsRead == 0, "no board's listing is read")
+        #expect(try String(contentsOf: page, encoding: .utf8) == "edited by hand")
+        // Any change to the posts brings the board phase back, and the page is made again.
+        var post = try #require(try store.post(id: 150))
+        post.title += " (고침)"
+        try store.record(posts: [post], at: SiteFixture.now)
+        let changed = try await Self.build(store, Inputs(), into: output)
+        #expect(changed.boardsRead == 3)
+        #expect(try String(contentsOf: page, encoding: .utf8) == "edited by hand", "101's digest did not change: kept")
+        #expect(try SiteFixture.text("posts/150.html", in: output).contains("(고침)"))
     }
 
     @Test("one new post rewrites exactly the documented files: its page, its neighbours', the front, boundary and home pages, two feeds")

@@ -21,6 +21,8 @@ public struct BuildReport: Sendable, Equatable {
     public var files: [FileKind: Int] = [:]
     /// The output folder, as an absolute path.
     public var outputPath: String = ""
+    /// Boards whose listing the build read: 0 when nothing the board and post pages are made from changed.
+    public var boardsRead: Int = 0
 
     /// Creates an empty report.
     public init() {}

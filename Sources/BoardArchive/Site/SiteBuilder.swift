@@ -67,15 +67,19 @@ public struct SiteBuilder: Sendable {
             try refuseShrinking(previous: previous, boards: boards)
             try refuseIdsBeyondRule()
             var timer = PhaseClock(logger: logger)
+            let pagesUnchanged = try keepPagesIfUnchanged(boards: boards, base: base, output: output)
             var summaries: [BoardSummary] = []
-            for board in boards {
-                let pass = BoardPass(board: board, boardIds: boardIds, store: store, renderer: renderer, pages: pages, output: output, base: base)
-                summaries.append(try pass.run())
-                logger.debug("Built board", metadata: ["board": "\(board.boardId)", "posts": "\(summaries.last?.postCount ?? 0)"])
-            }
-            if try output.needsRendering(SitePaths.home, digest: Self.homeDigest(summaries, base: base, clock: clock)) {
-                let home = try renderer.renderPage(template: "home", context: pages.home(summaries), relativeRoot: "", title: strings["home"])
-                try output.write(home, to: SitePaths.home)
+            if !pagesUnchanged {
+                for board in boards {
+                    let pass = BoardPass(
+                        board: board, boardIds: boardIds, store: store, renderer: renderer, pages: pages, output: output, base: base)
+                    summaries.append(try pass.run())
+                    logger.debug("Built board", metadata: ["board": "\(board.boardId)", "posts": "\(summaries.last?.postCount ?? 0)"])
+                }
+                if try output.needsRendering(SitePaths.home, digest: Self.homeDigest(summaries, base: base, clock: clock)) {
+                    let home = try renderer.renderPage(template: "home", context: pages.home(summaries), relativeRoot: "", title: strings["home"])
+                    try output.write(home, to: SitePaths.home)
+                }
             }
             timer.lap("board and post pages")
             do {
@@ -86,7 +90,9 @@ public struct SiteBuilder: Sendable {
             }
             timer = PhaseClock(logger: logger)
             do {
-                try FeedPhase(store: store, pages: pages, output: output, base: base, baseURL: configuration.baseURL).run(summaries)
+                if !pagesUnchanged {
+                    try FeedPhase(store: store, pages: pages, output: output, base: base, baseURL: configuration.baseURL).run(summaries)
+                }
                 if let baseURL = configuration.baseURL {
                     try SitemapPhase(output: output, base: base, baseURL: baseURL, noindex: configuration.noindex).run()
                 }
@@ -96,7 +102,8 @@ public struct SiteBuilder: Sendable {
                 throw BuildError(phase: .discovery, underlying: error)
             }
             timer.lap("feeds and sitemap")
-            let report = try publisher.publish(output)
+            var report = try publisher.publish(output)
+            report.boardsRead = summaries.count
             timer.lap("publish")
             logger.info(
                 "Built site",

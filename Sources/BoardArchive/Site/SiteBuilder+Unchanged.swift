@@ -1,0 +1,51 @@
+import Foundation
+
+extension SiteBuilder {
+    /// The build's record of what the board, post and home pages and the feeds were made from, as a whole.
+    static let pagesStatePath = ".boardarchive-cache/pages.txt"
+
+    /// The digest of everything the board, post and home pages and the feeds are made from: the shared inputs, the
+    /// calendar day (new badges and `HH:mm` labels), the base URL (feeds), every board, and every post's id, board
+    /// and content hash.
+    func pagesDigest(boards: [Board], base: BuildDigest) throws -> BuildDigest {
+        var digest = base
+        digest.add("pages")
+        digest.add(configuration.clock.localTime(of: configuration.now).dayNumber)
+        digest.add(configuration.baseURL?.absoluteString ?? "")
+        digest.add(boards.count)
+        for board in boards {
+            digest.add(board.boardId)
+            digest.add(board.displayName)
+        }
+        do { try store.addPosts(to: &digest) } catch { throw BuildError(phase: .store, underlying: error) }
+        return digest
+    }
+
+    /// When nothing the pages are made from changed since the previous build, keeps every board, post and home page
+    /// and every feed as the previous build made them, without reading a listing; returns whether it did.
+    ///
+    /// This is the rebuild with nothing changed (and the rebuild after a crawl that found nothing new): its cost is one
+    /// read of the posts' ids and hashes instead of a stream of every board's listing. Otherwise the board phase
+    /// decides page by page, as usual.
+    func keepPagesIfUnchanged(boards: [Board], base: BuildDigest, output: SiteOutput) throws -> Bool {
+        let digest = try pagesDigest(boards: boards, base: base)
+        let unchanged = output.previousDigest(of: Self.pagesStatePath) == digest
+        if unchanged {
+            for (path, previous) in output.previousManifest.digests where Self.isPage(path) {
+                _ = try output.needsRendering(path, digest: previous)
+            }
+        }
+        if try output.needsRendering(Self.pagesStatePath, digest: digest) {
+            try output.write(digest.description + "\n", to: Self.pagesStatePath)
+        }
+        return unchanged
+    }
+
+    /// Whether the board phase, the home page or the feeds phase makes `path`.
+    static func isPage(_ path: String) -> Bool {
+        switch SiteOutput.kind(of: path) {
+        case .home, .board, .post, .feed: true
+        default: false
+        }
+    }
+}
