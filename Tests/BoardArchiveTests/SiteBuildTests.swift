@@ -25,7 +25,9 @@ struct SiteBuildTests {
         let state = Set(files.filter { $0.hasPrefix(".boardarchive-cache/") })
         #expect(
             state.allSatisfy {
-                $0.range(of: #"^\.boardarchive-cache/(search/[nt]\d+\.(txt|terms)|search-(directory|keywords)\.txt|pages\.txt)$"#, options: .regularExpression)
+                $0.range(
+                    of: #"^\.boardarchive-cache/(search/[nt]\d+\.(txt|terms)|search-(directory|keywords)\.txt|pages\.txt)$"#,
+                    options: .regularExpression)
                     != nil
             })
         #expect(
