@@ -68,6 +68,12 @@ struct TemplateRenderer: Sendable {
                     location: "\(displayPath(directory, name)):\(line)")
             }
         }
+        let stringKeys = Set(strings.table.keys)
+        for (name, text) in sources {
+            if let unknown = TemplateKeys.unknownKey(in: text, strings: stringKeys) {
+                throw BuildError(phase: .templates, reason: .unknownKey(unknown.name), location: "\(displayPath(directory, name)):\(unknown.line)")
+            }
+        }
         let names = Set(files)
         for required in requiredTemplates where !names.contains(required) {
             throw BuildError(phase: .templates, reason: .templateNotFound(required), location: displayPath(directory, required))

@@ -117,7 +117,7 @@ struct SearchPhase: Sendable {
         report.indexFiles = output.producedDigests.keys.filter { $0.hasPrefix("search/") }.count
         let strings = pages.strings
         let searchHTML = try renderer.renderPage(
-            template: "search", context: searchPage(boards: boards, strings: strings), relativeRoot: "", title: pages.strings["search"],
+            template: "search", context: Self.searchPage(boards: boards, strings: strings), relativeRoot: "", title: pages.strings["search"],
             scripts: ["assets/search.js"])
         try output.write(searchHTML, to: SitePaths.search)
         let writer = KeywordPageWriter(pages: pages, strings: strings, boardNames: names)
@@ -173,7 +173,7 @@ struct SearchPhase: Sendable {
     }
 
     /// The search page: `targets` (`value`, `label`), `boards` (`boardId`, `name`).
-    func searchPage(boards: [Board], strings: SiteStrings) -> [String: Any] {
+    static func searchPage(boards: [Board], strings: SiteStrings) -> [String: Any] {
         [
             "targets": SearchTarget.allCases.map { ["value": $0.rawValue, "label": strings.label(of: $0)] },
             "boards": boards.map { ["boardId": $0.boardId, "name": $0.displayName] as [String: Any] },

@@ -33,6 +33,8 @@ public struct BuildError: Error, LocalizedError, Equatable, Sendable {
         case templateSyntax(String)
         /// A `{{> name}}` tag names a partial that no template file provides.
         case partialNotFound(String)
+        /// A template reads a key that no page context holds (a misspelling, or a key of another version).
+        case unknownKey(String)
         /// A template refers to `assets/<path>` (or the build needs it) but the templates' `assets/` folder lacks it.
         case assetNotFound(String)
         /// The output folder is not empty and was not made by BoardArchive (no marker file).
@@ -87,6 +89,10 @@ public struct BuildError: Error, LocalizedError, Equatable, Sendable {
             return "Build failed: template syntax error\(place): \(detail); fix the tag and rebuild."
         case .partialNotFound(let name):
             return "Build failed: the partial \"\(name)\" used\(place) has no template file \(name).mustache; add it or fix the tag."
+        case .unknownKey(let name):
+            let hint = name.hasPrefix("s.") ? "an interface string of Strings.swift" : "a key the page provides (README: Templates)"
+            return "Build failed: the tag {{\(name)}}\(place) reads a key no page provides, so it would render as nothing; "
+                + "use \(hint) or remove the tag."
         case .assetNotFound(let path):
             return "Build failed: the asset \"assets/\(path)\" used\(place) is not in the templates' assets folder; "
                 + "add the file there or remove the reference."
