@@ -26,6 +26,8 @@ public final class ArchiveStore: Sendable {
         do {
             var configuration = Configuration()
             configuration.busyMode = .timeout(10)
+            // Freed cells are zeroed, so a purged takedown leaves no byte of the post in the file (see redact).
+            configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA secure_delete = ON") }
             if FileManager.default.fileExists(atPath: path) { try Self.refuseNewerSchema(at: path) }
             writer = try DatabasePool(path: path, configuration: configuration)
             try Self.migrator.migrate(writer)
@@ -79,6 +81,13 @@ public final class ArchiveStore: Sendable {
     }
 
     // MARK: Reading (the build reads only these)
+    //
+    // Every read of posts here and in ArchiveStore+Listing.swift honours takedowns: posts a redaction removes are left
+    // out (`publishedPosts`), and posts whose writer it withholds come back anonymous (`post(from:)`). A new phase of
+    // the build that reads posts through these functions publishes no redacted post without further work.
+
+    /// The SQL condition of a post the site shows: not removed by a redaction.
+    static let publishedPosts = "(redactionMode IS NULL OR redactionMode <> 'remove')"
 
     /// Every board, in display order: `orderNo` ascending (boards without one last), then `boardId`.
     public func boards() throws -> [Board] {
@@ -89,21 +98,25 @@ public final class ArchiveStore: Sendable {
 
     /// The number of posts archived for a board.
     public func postCount(inBoard boardId: Int) throws -> Int {
-        try read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM post WHERE boardId = ?", arguments: [boardId]) ?? 0 }
+        try read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM post WHERE boardId = ? AND \(Self.publishedPosts)", arguments: [boardId]) ?? 0
+        }
     }
 
     /// A board's posts in board order: notices first (newest first), then all others newest first; ties by `postId` descending.
     public func posts(inBoard boardId: Int) throws -> [Post] {
         try read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM post WHERE boardId = ? ORDER BY \(Self.boardOrder)", arguments: [boardId])
-                .map(Self.post(from:))
+            try Row.fetchAll(
+                db, sql: "SELECT * FROM post WHERE boardId = ? AND \(Self.publishedPosts) ORDER BY \(Self.boardOrder)", arguments: [boardId]
+            )
+            .map(Self.post(from:))
         }
     }
 
     /// Calls `body` for every archived post, board by board in board order, without holding the archive in memory.
     public func forEachPost(_ body: (Post) throws -> Void) throws {
         try read { db in
-            let cursor = try Row.fetchCursor(db, sql: "SELECT * FROM post ORDER BY boardId, \(Self.boardOrder)")
+            let cursor = try Row.fetchCursor(db, sql: "SELECT * FROM post WHERE \(Self.publishedPosts) ORDER BY boardId, \(Self.boardOrder)")
             while let row = try cursor.next() { try body(Self.post(from: row)) }
         }
     }
@@ -115,7 +128,7 @@ public final class ArchiveStore: Sendable {
                 db,
                 sql: """
                     SELECT reply.* FROM post AS reply JOIN post AS parent ON reply.parentPostId = parent.postId
-                    WHERE parent.boardId = ? AND reply.boardId != ?
+                    WHERE parent.boardId = ? AND reply.boardId != ? AND (reply.redactionMode IS NULL OR reply.redactionMode <> 'remove')
                     ORDER BY reply.boardId, (reply.postType = 'notice') DESC, reply.createdAt DESC, reply.postId DESC
                     """, arguments: [boardId, boardId]
             ).map(Self.post(from:))
@@ -124,12 +137,14 @@ public final class ArchiveStore: Sendable {
 
     /// One post by id, or `nil`.
     public func post(id: Int) throws -> Post? {
-        try read { db in try Row.fetchOne(db, sql: "SELECT * FROM post WHERE postId = ?", arguments: [id]).map(Self.post(from:)) }
+        try read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM post WHERE postId = ? AND \(Self.publishedPosts)", arguments: [id]).map(Self.post(from:))
+        }
     }
 
     /// The number of posts in the whole archive.
     public func postCount() throws -> Int {
-        try read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM post") ?? 0 }
+        try read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM post WHERE \(Self.publishedPosts)") ?? 0 }
     }
 
     /// When a post was first and last seen upstream, and since when it is gone (nil while it exists).
@@ -154,7 +169,11 @@ public final class ArchiveStore: Sendable {
     }
 
     func write<T>(_ body: (Database) throws -> T) throws -> T {
-        do { return try writer.write(body) } catch let error as StoreError { throw error } catch let error as CrawlError { throw error } catch {
+        do { return try writer.write(body) } catch let error as StoreError { throw error } catch let error as CrawlError {
+            throw error
+        } catch let error as RedactionError {
+            throw error
+        } catch {
             throw StoreError(location: location, reason: .query(Self.plainReason(error)))
         }
     }
