@@ -12,7 +12,7 @@ import Mustache
 /// see the same context: the page's keys plus the common keys of ``commonContext(relativeRoot:title:scripts:)``.
 struct TemplateRenderer: Sendable {
     /// The templates every build needs.
-    static let requiredTemplates = ["layout", "home", "board", "post", "search", "keyword", "keyword-index"]
+    static let requiredTemplates = ["layout", "home", "board", "post", "tombstone", "search", "keyword", "keyword-index"]
 
     /// The compiled templates.
     let library: MustacheLibrary
@@ -146,7 +146,8 @@ struct TemplateRenderer: Sendable {
     /// - `root`: the relative path from the page to the site root (`""`, `"../"`, `"../../"`); every link
     ///   in a template is written `{{root}}some/file.html`.
     /// - `lang`, `s` (strings), `title` (this page), `timeZone` (IANA id) and `timeZoneOffset` (minutes, fallback),
-    ///   `scripts` (extra classic scripts, `[{src}]`, already relative to the page).
+    ///   `scripts` (extra classic scripts, `[{src}]`, already relative to the page), `noindex` (false; a tombstone
+    ///   sets it, and the layout then adds `<meta name="robots" content="noindex">`).
     func commonContext(relativeRoot: String, title: String, scripts: [String] = []) -> [String: Any] {
         [
             "root": relativeRoot,
@@ -156,6 +157,7 @@ struct TemplateRenderer: Sendable {
             "timeZone": clock.timeZone.identifier,
             "timeZoneOffset": clock.offsetMinutes,
             "scripts": scripts.map { ["src": $0] },
+            "noindex": false,
         ]
     }
 

@@ -82,13 +82,14 @@ public struct SiteBuilder: Sendable {
                 throw BuildError(phase: .search, underlying: error)
             }
             timer = PhaseClock(logger: logger)
-            let report = try publisher.publish(output)
+            var report = try publisher.publish(output)
+            report.redacted = summaries.reduce(0) { $0 + $1.removedCount }
             timer.lap("publish")
             logger.info(
                 "Built site",
                 metadata: [
                     "output": "\(report.outputPath)", "rendered": "\(report.rendered)", "written": "\(report.written)",
-                    "unchanged": "\(report.unchanged)", "removed": "\(report.removed)",
+                    "unchanged": "\(report.unchanged)", "removed": "\(report.removed)", "redacted": "\(report.redacted)",
                 ])
             return report
         } catch {
@@ -99,7 +100,7 @@ public struct SiteBuilder: Sendable {
 
     /// The version of the page engine: bump it when a change renders the same inputs differently, so that the next
     /// build re-renders every page instead of keeping pages made the old way.
-    static let engineVersion = "pages-3"
+    static let engineVersion = "pages-4"
 
     /// The digest of the inputs every page shares: engine version, templates, language, time zone.
     static func baseDigest(renderer: TemplateRenderer, configuration: BuildConfiguration) -> BuildDigest {
