@@ -95,4 +95,35 @@ struct RedactionStoreTests {
         #expect(row["raw"] as String == "{}" && row["purged"] as Int == 2)
         #expect(try store.post(id: 301) == nil)
     }
+
+    @Test("--purge leaves no byte of the post's title, body or writer in the store file, its WAL or shared memory")
+    func purgeWipesTheFileAndItsWAL() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let secrets = ["숨길 제목 QX7", "숨길 본문 ZK9 한 줄", "Secret Writer"]
+        func traces() throws -> [String] {
+            try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted().flatMap { name in
+                let bytes = try Data(contentsOf: folder.url.appendingPathComponent(name))
+                return secrets.filter { bytes.range(of: Data($0.utf8)) != nil }.map { "\(name): \($0)" }
+            }
+        }
+        let store = try ArchiveStore(path: folder.path("archive.sqlite"))
+        try store.record(boards: SiteFixture.boards, at: Self.when)
+        try store.record(posts: SiteFixture.posts, at: Self.when)
+        var post = SiteFixture.post(
+            500, board: 1, title: secrets[0], at: "2024-05-01T00:00:00Z", writer: secrets[2], contents: "첫 줄\n\(secrets[1])")
+        try store.record(posts: [post, SiteFixture.post(501, at: "2024-05-02T00:00:00Z", writer: secrets[2])], at: Self.when)
+        post.viewCount = 9  // a second version: the first one is left in free pages and WAL frames
+        try store.record(posts: [post], at: Self.when)
+        #expect(try traces().count >= 3)
+        try store.redact(RedactionRequest(target: .post(500), purge: true, reason: "erasure"), at: Self.when)
+        // The writer's other post still names them until the writer is purged too (its redaction keeps only a hash).
+        try store.redact(RedactionRequest(target: .writer("secret writer"), purge: true, reason: "erasure"), at: Self.when)
+        #expect(try traces() == [])
+        #expect(FileManager.default.fileExists(atPath: folder.path("archive.sqlite-wal")))
+        #expect(try store.redactions().map(\.target) == ["500", nil])
+        // A later crawl serving the post again stores only the stub.
+        try store.record(posts: [post], at: Self.when)
+        #expect(try traces() == [])
+    }
 }
