@@ -16,15 +16,21 @@ struct RedactCommandTests {
         return url
     }
 
+    /// A fixture API on 127.0.0.1:0 and a store crawled from it; the caller stops the server.
+    func crawledStore(in folder: URL) async throws -> (server: CommandRunner.Background, store: String) {
+        let server = try CommandRunner.Background(["fixture-api", "--port", "0"])
+        let store = folder.appendingPathComponent("archive.sqlite").path
+        let crawl = try await CommandRunner.run(["crawl", "--api", server.url, "--store", store], environment: Self.token)
+        #expect(crawl.status == 0, "stderr: \(crawl.stderr)")
+        return (server, store)
+    }
+
     @Test("usage errors exit 64, unknown posts, boards, writers and redactions exit 66, each with one sentence")
     func refusals() async throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let server = try CommandRunner.Background(["fixture-api", "--port", "0"])
+        let (server, store) = try await crawledStore(in: folder)
         defer { server.stop() }
-        let store = folder.appendingPathComponent("archive.sqlite").path
-        let crawl = try await CommandRunner.run(["crawl", "--api", server.url, "--store", store], environment: Self.token)
-        #expect(crawl.status == 0, "stderr: \(crawl.stderr)")
         let cases: [([String], Int32, String)] = [
             (["redact"], 64, "redact needs exactly one of --post ID, --writer NAME, --board ID, --list or --undo N; 0 were given."),
             (["redact", "--post", "1", "--board", "2", "--reason", "x"], 64, "2 were given."),
@@ -140,5 +146,35 @@ struct RedactCommandTests {
         _ = try await crawlAndBuild()
         #expect(try String(contentsOf: postPage, encoding: .utf8).contains(post.title))
         #expect(try Self.traces(of: [writer] + aliceEmails.sorted(), under: site) == [])
+    }
+
+    @Test("build --pseudonymize-writers takes its key from a file or BOARDARCHIVE_PSEUDONYM_KEY, never the command line")
+    func pseudonymizedBuild() async throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (server, store) = try await crawledStore(in: folder)
+        defer { server.stop() }
+        let build = ["build", "--store", store, "--pseudonymize-writers"] + Self.clock
+        let missing = try await CommandRunner.run(build + ["--out", folder.appendingPathComponent("none").path])
+        #expect(missing.status == 64)
+        #expect(
+            missing.stderr.contains(
+                "--pseudonymize-writers needs a key: --pseudonym-key-file PATH or the environment variable BOARDARCHIVE_PSEUDONYM_KEY."))
+        let keyFile = folder.appendingPathComponent("key")
+        try Data("a pseudonym key of 32 bytes ....\n".utf8).write(to: keyFile)
+        let fromFile = folder.appendingPathComponent("file")
+        let first = try await CommandRunner.run(build + ["--out", fromFile.path, "--pseudonym-key-file", keyFile.path])
+        #expect(first.status == 0, "stderr: \(first.stderr)")
+        let fromEnvironment = folder.appendingPathComponent("env")
+        let second = try await CommandRunner.run(
+            build + ["--out", fromEnvironment.path], environment: ["BOARDARCHIVE_PSEUDONYM_KEY": "a pseudonym key of 32 bytes ...."])
+        #expect(second.status == 0, "stderr: \(second.stderr)")
+        let writers = Set(try FixtureDataset.bundledDemo().posts.map(\.writer.displayName)).sorted()
+        #expect(try Self.traces(of: writers, under: fromFile) == [])
+        let page = try String(contentsOf: fromFile.appendingPathComponent("posts/1591476.html"), encoding: .utf8)
+        #expect(page.range(of: #"<dd class="post-writer">작성자 [0-9a-f]{10}</dd>"#, options: .regularExpression) != nil)
+        #expect(
+            try Data(contentsOf: fromFile.appendingPathComponent("posts/1591476.html"))
+                == Data(contentsOf: fromEnvironment.appendingPathComponent("posts/1591476.html")))
     }
 }

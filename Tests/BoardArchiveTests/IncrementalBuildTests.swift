@@ -14,7 +14,7 @@ struct IncrementalBuildTests {
     /// A change to the archive or to the build's inputs.
     enum Change: CaseIterable {
         case newPost, editPost, removePost, becomeNotice, newBoard, removeBoard, renameBoard, editTemplate, switchLanguage, nextDay
-        case redactPost, redactWriter, anonymizeWriter, purgePost, undoRedaction
+        case redactPost, redactWriter, anonymizeWriter, purgePost, undoRedaction, togglePseudonyms
     }
 
     /// The inputs of one build besides the store.
@@ -22,6 +22,7 @@ struct IncrementalBuildTests {
         var now = SiteFixture.now
         var language = SiteLanguage.ko
         var templates = SiteFixture.templatesDirectory
+        var pseudonymKey: Data?
     }
 
     static func configuration(_ inputs: Inputs, output: URL) -> BuildConfiguration {
@@ -30,6 +31,7 @@ struct IncrementalBuildTests {
             language: inputs.language, keywords: ["서울", "글 1"], topKeywords: 3)
         // Small blocks, so that changes land in some blocks and leave others.
         configuration.searchIndex = SearchIndexConfiguration(blockSize: 8)
+        configuration.pseudonymKey = inputs.pseudonymKey
         return configuration
     }
 
@@ -114,6 +116,9 @@ struct IncrementalBuildTests {
             let mode: RedactionMode = change == .redactWriter ? .remove : .anonymize
             try store.redact(RedactionRequest(target: .writer(name), mode: mode, reason: "step \(step)"), at: inputs.now)
             return "\(mode) writer \(name)"
+        case .togglePseudonyms:
+            inputs.pseudonymKey = inputs.pseudonymKey == nil ? Data("property-test-key-\(step)-0123456789".utf8) : nil
+            return inputs.pseudonymKey == nil ? "real names" : "pseudonyms"
         case .undoRedaction:
             guard let redaction = pick(try store.redactions().filter { $0.undoneAt == nil }) else { return "no redaction to undo" }
             try store.undoRedaction(redaction.id, at: inputs.now)
@@ -130,7 +135,10 @@ struct IncrementalBuildTests {
 
     @Test("takedowns and their undoing: the incremental site equals a clean full build after each step", arguments: [4, 5] as [UInt64])
     func redactionsEqualFull(seed: UInt64) async throws {
-        let steps: [Change] = [.redactPost, .anonymizeWriter, .purgePost, .undoRedaction, .newPost, .redactWriter, .undoRedaction, .undoRedaction]
+        let steps: [Change] = [
+            .redactPost, .anonymizeWriter, .togglePseudonyms, .purgePost, .undoRedaction, .newPost, .togglePseudonyms, .redactWriter, .undoRedaction,
+            .undoRedaction,
+        ]
         var index = 0
         try await Self.expectIncrementalEqualsFull(seed: seed, steps: steps.count) { _ in
             defer { index += 1 }

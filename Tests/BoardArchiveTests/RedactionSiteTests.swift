@@ -107,4 +107,32 @@ struct RedactionSiteTests {
         let stampsAfter = try PublishTests.stamps(under: output)
         for path in after.keys where !changed.contains(path) { #expect(stampsAfter[path] == stamps[path], "\(path)") }
     }
+
+    @Test("--pseudonymize-writers: one stable pseudonym per writer on every page and in search, none of the names")
+    func pseudonyms() async throws {
+        let store = try SiteFixture.store()
+        let root = try SiteFixture.temporaryDirectory()
+        func build(_ name: String, key: String) async throws -> URL {
+            let output = root.appendingPathComponent(name)
+            var configuration = IncrementalBuildTests.configuration(IncrementalBuildTests.Inputs(), output: output)
+            configuration.pseudonymKey = Data(key.utf8)
+            try await SiteBuilder(configuration: configuration, store: store, logger: .init(label: "test")).build()
+            return output
+        }
+        let first = try await build("first", key: "first key, 32 bytes of secret!!")
+        let again = try await build("again", key: "first key, 32 bytes of secret!!")
+        let other = try await build("other", key: "another key, also long enough..")
+        let pseudonyms = try #require(WriterPseudonyms(key: Data("first key, 32 bytes of secret!!".utf8), label: "작성자"))
+        let hong = pseudonyms.pseudonym(for: "홍길동")
+        #expect(hong.range(of: #"^작성자 [0-9a-f]{10}$"#, options: .regularExpression) != nil)
+        #expect(hong == pseudonyms.pseudonym(for: " 홍길동 "))
+        #expect(hong != pseudonyms.pseudonym(for: "운영자"))
+        for name in ["홍길동", "운영자"] { #expect(try Self.files(under: first, containing: name) == []) }
+        #expect(try SiteFixture.text("posts/101.html", in: first).contains("<dd class=\"post-writer\">\(hong)</dd>"))
+        #expect(try SiteFixture.text("boards/1/index.html", in: first).contains(hong))
+        #expect(try !Self.files(under: first, containing: hong).filter { $0.hasPrefix("search/") }.isEmpty)
+        #expect(try SiteFixture.files(under: first) == SiteFixture.files(under: again))
+        #expect(try Self.files(under: other, containing: hong) == [])
+        #expect(WriterPseudonyms(key: Data("short".utf8), label: "x") == nil)
+    }
 }

@@ -53,6 +53,7 @@ public struct SiteBuilder: Sendable {
         let templatesDirectory = configuration.resolvedTemplatesDirectory
         let renderer = try TemplateRenderer.load(from: templatesDirectory, strings: strings, clock: clock)
         let pages = PageContext(strings: strings, clock: clock)
+        let store = try publishedStore(strings: strings)
         let staging = try publisher.makeStagingDirectory()
         let output = SiteOutput(stagingDirectory: staging, previousDirectory: previous, previousManifest: previous.flatMap(SiteManifest.load(from:)))
         let base = Self.baseDigest(renderer: renderer, configuration: configuration)
@@ -110,7 +111,19 @@ public struct SiteBuilder: Sendable {
         digest.add(configuration.language.rawValue)
         digest.add(configuration.timeZone.identifier)
         digest.add(configuration.clock.offsetMinutes)
+        digest.add(configuration.pseudonymKey.flatMap { WriterPseudonyms(key: $0, label: "")?.fingerprint } ?? "names")
         return digest
+    }
+
+    /// The store as the site may show it: with writers' pseudonyms when the configuration has a key.
+    ///
+    /// - Throws: ``BuildError`` (phase `prepare`) for a key shorter than ``WriterPseudonyms/minimumKeyBytes``.
+    func publishedStore(strings: SiteStrings) throws -> ArchiveStore {
+        guard let key = configuration.pseudonymKey else { return store }
+        guard let pseudonyms = WriterPseudonyms(key: key, label: strings["pseudonymLabel"]) else {
+            throw BuildError(phase: .prepare, reason: .pseudonymKeyTooShort(bytes: key.count, minimum: WriterPseudonyms.minimumKeyBytes))
+        }
+        return store.pseudonymizingWriters(pseudonyms)
     }
 
     /// The digest of the home page: every board's summary as the page shows it.

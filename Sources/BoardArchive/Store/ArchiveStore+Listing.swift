@@ -67,7 +67,7 @@ extension ArchiveStore {
         try read { db in
             let rows = try Row.fetchCursor(
                 db, sql: "SELECT \(Self.listedColumns) FROM post WHERE boardId = ? ORDER BY \(Self.boardOrder)", arguments: [boardId])
-            return try body(ListingCursor(rows: rows, lookup: ListingLookup(db: db)))
+            return try body(ListingCursor(rows: rows, lookup: ListingLookup(db: db, pseudonyms: pseudonyms)))
         }
     }
 
@@ -77,7 +77,7 @@ extension ArchiveStore {
         try read { db in
             let rows = try Row.fetchCursor(
                 db, sql: "SELECT \(Self.listedColumns) FROM post ORDER BY (postType = 'notice') DESC, createdAt, postId")
-            return try body(ListingCursor(rows: rows, lookup: ListingLookup(db: db)))
+            return try body(ListingCursor(rows: rows, lookup: ListingLookup(db: db, pseudonyms: pseudonyms)))
         }
     }
 
@@ -92,7 +92,7 @@ extension ArchiveStore {
                         "SELECT \(Self.listedColumns), contents FROM post WHERE postId IN \(ListingLookup.placeholders(chunk.count)) AND \(Self.publishedPosts)",
                     arguments: StatementArguments(chunk))
                 while let row = try rows.next() {
-                    let post = Self.post(from: row)
+                    let post = published(from: row)
                     result[post.postId] = post
                 }
             }
@@ -100,7 +100,7 @@ extension ArchiveStore {
         }
     }
 
-    static func listedPost(from row: Row) -> ListedPost {
+    static func listedPost(from row: Row, pseudonyms: WriterPseudonyms?) -> ListedPost {
         // By position, in the order of `listedColumns` (looking columns up by name cost more than reading them).
         var post = Post(
             postId: row[0], title: row[2], boardId: row[1], boardDisplayName: row[3],
@@ -116,12 +116,13 @@ extension ArchiveStore {
             post.withholdWriter()
             hash += "~anonymized"
         }
+        pseudonyms?.apply(to: &post)
         return ListedPost(post: post, contentHash: hash)
     }
 
     /// The slot of a row of `listedColumns`: the post, or a tombstone when a redaction removed it.
-    static func slot(from row: Row) -> ListingSlot {
-        guard (row[21] as String?) == RedactionMode.remove.rawValue else { return .post(listedPost(from: row)) }
+    static func slot(from row: Row, pseudonyms: WriterPseudonyms?) -> ListingSlot {
+        guard (row[21] as String?) == RedactionMode.remove.rawValue else { return .post(listedPost(from: row, pseudonyms: pseudonyms)) }
         return .removed(
             RemovedPost(
                 postId: row[0], boardId: row[1], isNotice: (row[9] as String) == PostType.notice.rawValue,
@@ -147,13 +148,15 @@ public struct ListingCursor {
     /// The next place in the listing, removed posts included, or nil at the end: for phases that lay posts out in
     /// pages or blocks and keep a removed post's place so that nothing after it moves (board pages, search blocks).
     public func nextSlot() throws -> ListingSlot? {
-        try rows.next().map(ArchiveStore.slot(from:))
+        try rows.next().map { ArchiveStore.slot(from: $0, pseudonyms: lookup.pseudonyms) }
     }
 }
 
 /// Follow-up lookups inside a streaming read (same connection, same snapshot).
 public struct ListingLookup {
     let db: Database
+    /// The pseudonyms of the store that made the lookup, or nil.
+    let pseudonyms: WriterPseudonyms?
 
     /// The posts (without bodies) with these ids that the site shows, by id.
     public func posts(ids: [Int]) throws -> [Int: ListedPost] {
@@ -165,7 +168,7 @@ public struct ListingLookup {
                     "SELECT \(ArchiveStore.listedColumns) FROM post WHERE postId IN \(Self.placeholders(chunk.count)) AND \(ArchiveStore.publishedPosts)",
                 arguments: StatementArguments(chunk))
             while let row = try rows.next() {
-                let listed = ArchiveStore.listedPost(from: row)
+                let listed = ArchiveStore.listedPost(from: row, pseudonyms: pseudonyms)
                 result[listed.post.postId] = listed
             }
         }
@@ -184,7 +187,7 @@ public struct ListingLookup {
                     AND \(ArchiveStore.publishedPosts) ORDER BY boardId, \(ArchiveStore.boardOrder)
                     """, arguments: StatementArguments(chunk))
             while let row = try rows.next() {
-                let listed = ArchiveStore.listedPost(from: row)
+                let listed = ArchiveStore.listedPost(from: row, pseudonyms: pseudonyms)
                 if let parent = listed.post.parentPostId { result[parent, default: []].append(listed) }
             }
         }

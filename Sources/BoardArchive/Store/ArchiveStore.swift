@@ -10,6 +10,8 @@ public final class ArchiveStore: Sendable {
     let writer: any DatabaseWriter
     /// Where the store lives, for messages; `:memory:` for an in-memory store.
     public let location: String
+    /// Writers' pseudonyms every read returns instead of their names (`build --pseudonymize-writers`), or nil.
+    let pseudonyms: WriterPseudonyms?
 
     /// Opens the store at `path`, creating it and its folder when absent, and migrates it to the current schema.
     ///
@@ -36,6 +38,7 @@ public final class ArchiveStore: Sendable {
         } catch {
             throw StoreError(location: path, reason: .cannotOpen(Self.plainReason(error)))
         }
+        pseudonyms = nil
     }
 
     /// The reason an open failed in a few words: SQLite's message without its code and statement, or the system's
@@ -48,9 +51,23 @@ public final class ArchiveStore: Sendable {
         return error.localizedDescription
     }
 
-    init(writer: any DatabaseWriter, location: String) {
+    init(writer: any DatabaseWriter, location: String, pseudonyms: WriterPseudonyms? = nil) {
         self.writer = writer
         self.location = location
+        self.pseudonyms = pseudonyms
+    }
+
+    /// The same store, whose reads give every writer a pseudonym instead of a name (the build uses it for
+    /// `--pseudonymize-writers`, so that every phase publishes pseudonyms without knowing about them).
+    public func pseudonymizingWriters(_ pseudonyms: WriterPseudonyms) -> ArchiveStore {
+        ArchiveStore(writer: writer, location: location, pseudonyms: pseudonyms)
+    }
+
+    /// A post row as the site may show it: redactions applied (``post(from:)``), and the writer's pseudonym when set.
+    func published(from row: Row) -> Post {
+        var post = Self.post(from: row)
+        pseudonyms?.apply(to: &post)
+        return post
     }
 
     /// A fresh, migrated store in memory, for tests.
@@ -109,7 +126,7 @@ public final class ArchiveStore: Sendable {
             try Row.fetchAll(
                 db, sql: "SELECT * FROM post WHERE boardId = ? AND \(Self.publishedPosts) ORDER BY \(Self.boardOrder)", arguments: [boardId]
             )
-            .map(Self.post(from:))
+            .map(published(from:))
         }
     }
 
@@ -117,7 +134,7 @@ public final class ArchiveStore: Sendable {
     public func forEachPost(_ body: (Post) throws -> Void) throws {
         try read { db in
             let cursor = try Row.fetchCursor(db, sql: "SELECT * FROM post WHERE \(Self.publishedPosts) ORDER BY boardId, \(Self.boardOrder)")
-            while let row = try cursor.next() { try body(Self.post(from: row)) }
+            while let row = try cursor.next() { try body(published(from: row)) }
         }
     }
 
@@ -131,14 +148,14 @@ public final class ArchiveStore: Sendable {
                     WHERE parent.boardId = ? AND reply.boardId != ? AND (reply.redactionMode IS NULL OR reply.redactionMode <> 'remove')
                     ORDER BY reply.boardId, (reply.postType = 'notice') DESC, reply.createdAt DESC, reply.postId DESC
                     """, arguments: [boardId, boardId]
-            ).map(Self.post(from:))
+            ).map(published(from:))
         }
     }
 
     /// One post by id, or `nil`.
     public func post(id: Int) throws -> Post? {
         try read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM post WHERE postId = ? AND \(Self.publishedPosts)", arguments: [id]).map(Self.post(from:))
+            try Row.fetchOne(db, sql: "SELECT * FROM post WHERE postId = ? AND \(Self.publishedPosts)", arguments: [id]).map(published(from:))
         }
     }
 
