@@ -17,6 +17,9 @@ struct RedactCommand: AsyncParsableCommand {
 
     func run() async throws {
         do {
+            guard FileManager.default.fileExists(atPath: store.store) else {
+                throw StoreError(location: store.store, reason: .cannotOpen("no such file; run boardarchive crawl first or pass --store"))
+            }
             let archive = try ArchiveStore(path: store.store)
             if options.list {
                 print(Self.table(try archive.redactions()))

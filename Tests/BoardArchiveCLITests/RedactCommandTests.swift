@@ -49,6 +49,10 @@ struct RedactCommandTests {
         }
         let list = try await CommandRunner.run(["redact", "--list", "--store", store])
         #expect(list.status == 0 && list.stdout == "No redactions.\n")
+        let missing = folder.appendingPathComponent("typo.sqlite").path
+        let typo = try await CommandRunner.run(["redact", "--post", "1591476", "--reason", "x", "--store", missing])
+        #expect(typo.status == 73 && typo.stderr.contains("no such file; run boardarchive crawl first or pass --store"))
+        #expect(!FileManager.default.fileExists(atPath: missing))
     }
 
     /// Every file under `folder` (recursively) whose bytes contain any of `texts`, with the text found.

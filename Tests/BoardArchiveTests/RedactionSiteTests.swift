@@ -38,6 +38,23 @@ struct RedactionSiteTests {
         #expect(!other.contains("noindex"))
     }
 
+    @Test("a board redaction removes every post of the board: tombstones, an empty listing, zero on the home page")
+    func boardRedaction() async throws {
+        let store = try SiteFixture.store()
+        try store.redact(RedactionRequest(target: .board(3), reason: "board closed"), at: Self.when)
+        let output = try SiteFixture.temporaryDirectory().appendingPathComponent("site")
+        let report = try await SiteFixture.build(store, into: output)
+        #expect(report.redacted == 4)
+        let listing = try SiteFixture.text("boards/3/index.html", in: output)
+        #expect(!listing.contains("data-post-id="))
+        #expect(listing.contains("글 0개"))
+        for id in [301, 302, 303, 304] { #expect(try SiteFixture.text("posts/\(id).html", in: output).contains("name=\"robots\"")) }
+        for text in ["표가 있는 글", "원글이 없는 답글", "공지: 질문 전에 읽어 주세요", "운영자"] {
+            #expect(try Self.files(under: output, containing: text) == [], "\(text)")
+        }
+        #expect(try SiteFixture.text("posts/101.html", in: output).contains("<dd class=\"post-writer\">홍길동</dd>"))
+    }
+
     @Test("--mode anonymize shows the anonymous label instead of the writer, everywhere")
     func anonymizedWriter() async throws {
         let store = try SiteFixture.store()
