@@ -56,7 +56,7 @@ extension ArchiveStore {
                 try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM post WHERE boardId = ? AND postType = 'notice'", arguments: [boardId]) ?? 0
             let all = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM post WHERE boardId = ?", arguments: [boardId]) ?? 0
             let removed =
-                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM post WHERE boardId = ? AND NOT \(Self.publishedPosts)", arguments: [boardId]) ?? 0
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM post WHERE \(Self.removedPosts) AND +boardId = ?", arguments: [boardId]) ?? 0
             return ListingCounts(notices: notices, others: all - notices, removed: removed)
         }
     }

@@ -105,6 +105,10 @@ public final class ArchiveStore: Sendable {
 
     /// The SQL condition of a post the site shows: not removed by a redaction.
     static let publishedPosts = "(redactionMode IS NULL OR redactionMode <> 'remove')"
+    /// The SQL condition of a post a redaction removed, over the partial index `post_redaction` (a removed post
+    /// always names its redaction), so counting them never reads the other rows; write a board condition as
+    /// `+boardId = ?` so that SQLite keeps to that index instead of reading the whole board.
+    static let removedPosts = "(redactionId IS NOT NULL AND redactionMode = 'remove')"
 
     /// Every board, in display order: `orderNo` ascending (boards without one last), then `boardId`.
     public func boards() throws -> [Board] {
@@ -116,7 +120,9 @@ public final class ArchiveStore: Sendable {
     /// The number of posts archived for a board.
     public func postCount(inBoard boardId: Int) throws -> Int {
         try read { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM post WHERE boardId = ? AND \(Self.publishedPosts)", arguments: [boardId]) ?? 0
+            let all = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM post WHERE boardId = ?", arguments: [boardId]) ?? 0
+            return all
+                - (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM post WHERE \(Self.removedPosts) AND +boardId = ?", arguments: [boardId]) ?? 0)
         }
     }
 
@@ -161,7 +167,10 @@ public final class ArchiveStore: Sendable {
 
     /// The number of posts in the whole archive.
     public func postCount() throws -> Int {
-        try read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM post WHERE \(Self.publishedPosts)") ?? 0 }
+        try read { db in
+            let all = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM post") ?? 0
+            return all - (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM post WHERE \(Self.removedPosts)") ?? 0)
+        }
     }
 
     /// When a post was first and last seen upstream, and since when it is gone (nil while it exists).
