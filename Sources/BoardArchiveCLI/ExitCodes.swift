@@ -14,6 +14,8 @@ enum ExitCodes {
     /// two boards, a body that cannot be decoded or decompressed), or a board still disagreed with its total after
     /// re-verification.
     static let dataError: Int32 = 65
+    /// 66: `redact` named a post, board, writer or redaction number the store does not hold (or one already undone).
+    static let noInput: Int32 = 66
     /// 69: the API was unreachable or kept failing after retries.
     static let unavailable: Int32 = 69
     /// 73: the store or the output could not be used (also a refused output folder, a broken template or a partial loop,
@@ -28,7 +30,8 @@ enum ExitCodes {
 
     static let helpText = """
         Exit codes: 0 success; 1 unexpected failure; 64 usage error; 65 the API sent data that breaks the contract, \
-        or a board still disagreed with its total after re-verification; 69 the API was unreachable or kept failing after retries; 73 the store, templates or output folder could not \
+        or a board still disagreed with its total after re-verification; 66 redact named a post, board, writer or redaction \
+        the store does not hold; 69 the API was unreachable or kept failing after retries; 73 the store, templates or output folder could not \
         be used, or build refused to publish a site keeping fewer than half of the previous site's posts (see --allow-shrink); \
         the previous site and the store are left untouched; 77 no API token, or the API refused it (401, 403); \
         130 / 143 the crawl stopped on SIGINT / SIGTERM after storing the pages in flight (run the same command again to resume).
@@ -43,6 +46,11 @@ enum ExitCodes {
             case .undecodableBody, .undecodableItem, .postInTwoBoards: return dataError
             case .unexpectedStatus, .transport, .notFound: return unavailable
             case .interrupted: return interrupted
+            }
+        case let error as RedactionError:
+            switch error.reason {
+            case .anonymizeNeedsWriter, .missingReason: return usage
+            default: return noInput
             }
         case is StoreError, is BuildError: return cannotCreate
         default: return failure

@@ -180,18 +180,21 @@ struct NightlyCrawlCommandTests {
                 try db.execute(
                     sql: """
                         DROP TABLE verified_part; ALTER TABLE board_crawl DROP COLUMN mode;
-                        DELETE FROM grdb_migrations WHERE identifier = 'v3-nightly';
+                        DROP TABLE redaction; DROP INDEX post_redaction; ALTER TABLE post DROP COLUMN redactionId;
+                        ALTER TABLE post DROP COLUMN redactionMode; ALTER TABLE post DROP COLUMN redactedAt;
+                        ALTER TABLE post DROP COLUMN purged;
+                        DELETE FROM grdb_migrations WHERE identifier IN ('v3-nightly', 'v4-redaction');
                         """)
             }
             try queue.close()
             let out = nightly.folder.appendingPathComponent("out").path
             let refused = try await CommandRunner.run(["build", "--store", nightly.store, "--out", out] + NightlyHarness.clock)
             #expect(refused.status == 73)
-            #expect(refused.stderr.contains("has schema version 2, older than this boardarchive needs (3)"))
+            #expect(refused.stderr.contains("has schema version 2, older than this boardarchive needs (4)"))
             let (crawled, requests) = try await nightly.run(["--verify-fraction", "0"])
             #expect(crawled.status == 0, "stderr: \(crawled.stderr)")
             #expect(requests == 1 + Self.boards)
-            #expect(try ArchiveStore(path: nightly.store).schemaVersion() == 3)
+            #expect(try ArchiveStore(path: nightly.store).schemaVersion() == 4)
             let built = try await CommandRunner.run(["build", "--store", nightly.store, "--out", out] + NightlyHarness.clock)
             #expect(built.status == 0, "stderr: \(built.stderr)")
             try nightly.expectStoreHoldsTheSource()

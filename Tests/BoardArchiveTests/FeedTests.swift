@@ -169,6 +169,25 @@ struct FeedTests {
         #expect(try SiteFixture.text("robots.txt", in: output) == "User-agent: *\nAllow: /\nSitemap: https://example.org/archive/sitemap.xml\n")
     }
 
+    @Test("a removed post leaves its board's feed and the archive's, and its tombstone stays out of the sitemap")
+    func redactedPostLeavesFeedsAndSitemap() async throws {
+        let root = try SiteFixture.temporaryDirectory()
+        let store = try Self.hostileStore()
+        try store.redact(RedactionRequest(target: .post(502), reason: "test"), at: SiteFixture.now)
+        let output = root.appendingPathComponent("site")
+        try await Self.build(store, into: output, baseURL: URL(string: "https://example.org/"))
+        for path in ["boards/1/feed.xml", "feed.xml"] {
+            let feed = try FeedReader.read(try Data(contentsOf: output.appendingPathComponent(path)))
+            #expect(feed.entries.count == 50)
+            #expect(!feed.entries.contains { $0.link.hasSuffix("posts/502.html") }, "\(path)")
+            #expect(feed.entries.contains { $0.link.hasSuffix("posts/503.html") }, "\(path)")
+        }
+        #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent("posts/502.html").path), "the tombstone")
+        let sitemap = try FeedReader.read(try Data(contentsOf: output.appendingPathComponent("sitemap.xml")))
+        #expect(!sitemap.locations.contains("https://example.org/posts/502.html"))
+        #expect(sitemap.locations.contains("https://example.org/posts/503.html"))
+    }
+
     @Test("--noindex: every page asks not to be indexed, and there is no sitemap")
     func noindex() async throws {
         let root = try SiteFixture.temporaryDirectory()

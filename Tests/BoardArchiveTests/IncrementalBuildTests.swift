@@ -15,6 +15,7 @@ struct IncrementalBuildTests {
     enum Change: CaseIterable {
         case newPost, editPost, removePost, becomeNotice, newBoard, removeBoard, renameBoard, editTemplate, switchLanguage, nextDay
         case toggleBaseURL, toggleNoindex, nothing
+        case redactPost, redactWriter, anonymizeWriter, purgePost, redactBoard, undoRedaction, togglePseudonyms
     }
 
     /// The inputs of one build besides the store.
@@ -24,6 +25,7 @@ struct IncrementalBuildTests {
         var templates = SiteFixture.templatesDirectory
         var baseURL: URL?
         var noindex = false
+        var pseudonymKey: Data?
     }
 
     static func configuration(_ inputs: Inputs, output: URL) -> BuildConfiguration {
@@ -34,6 +36,7 @@ struct IncrementalBuildTests {
         configuration.searchIndex = SearchIndexConfiguration(blockSize: 8)
         configuration.baseURL = inputs.baseURL
         configuration.noindex = inputs.noindex
+        configuration.pseudonymKey = inputs.pseudonymKey
         // Random removals may take most posts away; the shrink guard has tests of its own.
         configuration.allowShrink = true
         return configuration
@@ -115,11 +118,55 @@ struct IncrementalBuildTests {
             return "noindex \(inputs.noindex)"
         case .nothing:
             return "nothing"
+        case .redactPost, .purgePost:
+            guard let id = pick(try store.postIDs()) else { return "no post to redact" }
+            let purge = change == .purgePost
+            try store.redact(RedactionRequest(target: .post(id), purge: purge, reason: "step \(step)"), at: inputs.now)
+            return "redact post \(id)\(purge ? " with purge" : "")"
+        case .redactWriter, .anonymizeWriter:
+            let writers = try store.read { db in
+                try String.fetchAll(db, sql: "SELECT DISTINCT writerName FROM post WHERE writerName <> '' ORDER BY 1")
+            }
+            guard let name = pick(writers) else { return "no writer" }
+            let mode: RedactionMode = change == .redactWriter ? .remove : .anonymize
+            try store.redact(RedactionRequest(target: .writer(name), mode: mode, reason: "step \(step)"), at: inputs.now)
+            return "\(mode) writer \(name)"
+        case .redactBoard:
+            guard let id = pick(Array(Set(try store.postCountsByBoard().keys)).sorted()) else { return "no board with posts" }
+            try store.redact(RedactionRequest(target: .board(id), reason: "step \(step)"), at: inputs.now)
+            return "redact board \(id)"
+        case .togglePseudonyms:
+            inputs.pseudonymKey = inputs.pseudonymKey == nil ? Data("property-test-key-\(step)-0123456789".utf8) : nil
+            return inputs.pseudonymKey == nil ? "real names" : "pseudonyms"
+        case .undoRedaction:
+            guard let redaction = pick(try store.redactions().filter { $0.undoneAt == nil }) else { return "no redaction to undo" }
+            try store.undoRedaction(redaction.id, at: inputs.now)
+            return "undo redaction \(redaction.id)"
         }
     }
 
     @Test("random sequences of changes: the incremental site equals a clean full build, file by file", arguments: [1, 2, 3] as [UInt64])
     func incrementalEqualsFull(seed: UInt64) async throws {
+        try await Self.expectIncrementalEqualsFull(seed: seed, steps: 10) { random in
+            Change.allCases[Int(random.next() % UInt64(Change.allCases.count))]
+        }
+    }
+
+    @Test("takedowns and their undoing: the incremental site equals a clean full build after each step", arguments: [4, 5] as [UInt64])
+    func redactionsEqualFull(seed: UInt64) async throws {
+        let steps: [Change] = [
+            .redactPost, .anonymizeWriter, .togglePseudonyms, .purgePost, .undoRedaction, .newPost, .togglePseudonyms, .redactWriter, .undoRedaction,
+            .redactBoard, .undoRedaction, .undoRedaction,
+        ]
+        var index = 0
+        try await Self.expectIncrementalEqualsFull(seed: seed, steps: steps.count) { _ in
+            defer { index += 1 }
+            return steps[index]
+        }
+    }
+
+    /// Applies `steps` changes chosen by `next`, building incrementally after each and comparing with a clean full build.
+    static func expectIncrementalEqualsFull(seed: UInt64, steps: Int, next: (inout SeededRandom) -> Change) async throws {
         var random = SeededRandom(state: seed)
         let root = try SiteFixture.temporaryDirectory("incremental-\(seed)")
         let store = try SiteFixture.store()
@@ -127,9 +174,8 @@ struct IncrementalBuildTests {
         let incremental = root.appendingPathComponent("site")
         try await Self.build(store, inputs, into: incremental)
         var history: [String] = []
-        for step in 0..<10 {
-            let changes = Change.allCases
-            let change = changes[Int(random.next() % UInt64(changes.count))]
+        for step in 0..<steps {
+            let change = next(&random)
             history.append(try Self.apply(change, to: store, inputs: &inputs, random: &random, root: root, step: step))
             try await Self.build(store, inputs, into: incremental)
             let full = root.appendingPathComponent("full-\(step)")

@@ -81,6 +81,8 @@ struct TemplateKeysTests {
             "post": pages.postPage(posts[0], bodyHTML: "<p>x</p>", neighbours: neighbours),
             "search": SearchPhase.searchPage(boards: SiteFixture.boards, strings: Self.strings),
             "keyword index": writer.indexContext([("서울", "k-1", 3)]),
+            "tombstone": pages.tombstonePage(
+                RemovedPost(postId: 150, boardId: 1, isNotice: false, redactedAt: SiteFixture.now), board: board, backPage: 0),
         ]
         for (name, context) in contexts {
             let undeclared = Self.keys(of: context).subtracting(TemplateKeys.all)

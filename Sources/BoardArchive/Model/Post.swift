@@ -111,6 +111,12 @@ extension Post {
         isAnonymous ? anonymousLabel : writer.displayName
     }
 
+    /// Hides the writer, as a writer redaction with `--mode anonymize` asks: no name, no address, shown as anonymous.
+    public mutating func withholdWriter() {
+        writer = Writer(displayName: "")
+        isAnonymous = true
+    }
+
     /// The attachment count listings show: `attachmentsCount`, but at least 1 when the API only sets `hasAttachment`.
     public var shownAttachmentsCount: Int {
         max(attachmentsCount, hasAttachment == true ? 1 : 0)

@@ -4,8 +4,10 @@ import Foundation
 struct BoardSummary: Sendable, Equatable {
     /// The board.
     var board: Board
-    /// Posts in the board.
+    /// Posts in the board the site shows.
     var postCount: Int
+    /// Posts of the board a redaction removed (each has a tombstone page).
+    var removedCount = 0
     /// The creation time of the board's newest post, nil for an empty board.
     var newestPostDate: Date?
     /// Whether any post was created today in the archive's time zone.
@@ -53,9 +55,9 @@ extension PageContext {
         return [
             "boardId": board.boardId,
             "boardName": board.displayName,
-            "postCount": archivePage == nil ? listing.totalCount : rows.count,
-            "postCountLabel": archivePage == nil ? strings.postCount(listing.totalCount) : "",
-            "hasPosts": listing.totalCount > 0,
+            "postCount": archivePage == nil ? listing.shownCount : rows.count,
+            "postCountLabel": archivePage == nil ? strings.postCount(listing.shownCount) : "",
+            "hasPosts": listing.shownCount > 0,
             "isFront": archivePage == nil,
             "posts": rows.map { row(for: $0, root: root) },
             "pager": pager(listing, page: archivePage, fileName: ListingPages.fileName(ofArchivePage:)),

@@ -14,6 +14,8 @@ struct PostNeighbours: Sendable {
     var parent: Post?
     /// Whether the post names a parent that is not in the archive.
     var parentMissing: Bool
+    /// Whether the post's parent was removed by a redaction.
+    var parentRemoved = false
     /// The replies to the post, in board order.
     var replies: [Post]
 }
@@ -23,7 +25,7 @@ extension PageContext {
     ///
     /// Keys: everything of a row (``postSummary(_:)``) plus `boardId`, `boardName`, `boardHref` (the board's
     /// first page), `backHref` (the board page that lists the post), `bodyHTML` (raw, from cmark-gfm),
-    /// `parent` (`href`, `title`, `postId`, or false), `parentMissing`, `hasReplies`, `replies` (rows),
+    /// `parent` (`href`, `title`, `postId`, or false), `parentMissing`, `parentRemoved`, `hasReplies`, `replies` (rows),
     /// `previous` / `next` (`href`, `title`, `postId`, or false), `hasNeighbours`, `boardFeed`.
     func postPage(_ post: Post, bodyHTML: String, neighbours: PostNeighbours) -> [String: Any] {
         let root = SitePaths.relativeRoot(of: SitePaths.post(post.postId))
@@ -35,6 +37,7 @@ extension PageContext {
         context["bodyHTML"] = bodyHTML
         context["parent"] = neighbours.parent.map { link(to: $0, root: root) as Any } ?? false
         context["parentMissing"] = neighbours.parentMissing
+        context["parentRemoved"] = neighbours.parentRemoved
         context["hasReplies"] = !neighbours.replies.isEmpty
         context["replies"] = neighbours.replies.map { row(for: $0, root: root) }
         context["previous"] = neighbours.previous.map { link(to: $0, root: root) as Any } ?? false
@@ -42,5 +45,22 @@ extension PageContext {
         context["hasNeighbours"] = neighbours.previous != nil || neighbours.next != nil
         context["boardFeed"] = boardFeed(neighbours.board, root: root)
         return context
+    }
+
+    /// The tombstone at the address of a post a redaction removed: nothing of the post but its id and the day of removal.
+    ///
+    /// Keys: `postId`, `boardName`, `boardHref`, `backHref`, `removedDate` (`yyyy-MM-dd` in the archive's time zone),
+    /// `removedIso` (UTC), `noindex` (true: the layout asks search engines not to index the page).
+    func tombstonePage(_ removed: RemovedPost, board: Board, backPage: Int?) -> [String: Any] {
+        let root = SitePaths.relativeRoot(of: SitePaths.post(removed.postId))
+        return [
+            "postId": removed.postId,
+            "boardName": board.displayName,
+            "boardHref": root + SitePaths.board(board.boardId),
+            "backHref": root + SitePaths.board(board.boardId, archivePage: backPage),
+            "removedDate": clock.dayLabel(for: removed.redactedAt),
+            "removedIso": clock.machineTimestamp(for: removed.redactedAt),
+            "noindex": true,
+        ]
     }
 }

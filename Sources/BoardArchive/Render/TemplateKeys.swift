@@ -29,8 +29,11 @@ enum TemplateKeys {
     /// A post page and its links to other posts.
     static let post: Set<String> = [
         "boardId", "boardName", "boardHref", "backHref", "bodyHTML", "parent", "parentMissing", "hasReplies", "replies", "previous", "next",
-        "hasNeighbours",
+        "hasNeighbours", "parentRemoved",
     ]
+
+    /// The tombstone at a removed post's address (see "Takedowns").
+    static let tombstone: Set<String> = ["postId", "boardName", "boardHref", "backHref", "removedDate", "removedIso", "noindex"]
 
     /// The search page's menus and the keyword index.
     static let search: Set<String> = [
@@ -38,7 +41,7 @@ enum TemplateKeys {
     ]
 
     /// Every key a template may read.
-    static let all: Set<String> = common.union(home).union(board).union(post).union(search).union(PageContext.rowKeys)
+    static let all: Set<String> = common.union(home).union(board).union(post).union(tombstone).union(search).union(PageContext.rowKeys)
         .union(KeywordPageWriter.rowKeys).union(KeywordPageWriter.pageKeys)
 
     /// The first tag of `text` that reads a key no context holds, with its 1-based line, or nil.

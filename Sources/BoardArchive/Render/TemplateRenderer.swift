@@ -12,7 +12,7 @@ import Mustache
 /// see the same context: the page's keys plus the common keys of ``commonContext(relativeRoot:title:scripts:)``.
 struct TemplateRenderer: Sendable {
     /// The templates every build needs.
-    static let requiredTemplates = ["layout", "home", "board", "post", "search", "keyword", "keyword-index"]
+    static let requiredTemplates = ["layout", "home", "board", "post", "tombstone", "search", "keyword", "keyword-index"]
 
     /// The compiled templates.
     let library: MustacheLibrary
@@ -68,12 +68,6 @@ struct TemplateRenderer: Sendable {
                     location: "\(displayPath(directory, name)):\(line)")
             }
         }
-        let stringKeys = Set(strings.table.keys)
-        for (name, text) in sources {
-            if let unknown = TemplateKeys.unknownKey(in: text, strings: stringKeys) {
-                throw BuildError(phase: .templates, reason: .unknownKey(unknown.name), location: "\(displayPath(directory, name)):\(unknown.line)")
-            }
-        }
         let names = Set(files)
         for required in requiredTemplates where !names.contains(required) {
             throw BuildError(phase: .templates, reason: .templateNotFound(required), location: displayPath(directory, required))
@@ -85,6 +79,12 @@ struct TemplateRenderer: Sendable {
             }
         }
         try refusePartialCycles(in: sources, directory: directory)
+        let stringKeys = Set(strings.table.keys)
+        for (name, text) in sources {
+            if let unknown = TemplateKeys.unknownKey(in: text, strings: stringKeys) {
+                throw BuildError(phase: .templates, reason: .unknownKey(unknown.name), location: "\(displayPath(directory, name)):\(unknown.line)")
+            }
+        }
         try checkAssets(of: sources, in: directory)
         var digest = BuildDigest()
         for (name, text) in sources {
@@ -155,7 +155,7 @@ struct TemplateRenderer: Sendable {
     ///   in a template is written `{{root}}some/file.html`.
     /// - `lang`, `s` (strings), `title` (this page), `timeZone` (IANA id) and `timeZoneOffset` (minutes, fallback),
     ///   `scripts` (extra classic scripts, `[{src}]`, already relative to the page), `noindex` (the site asks search
-    ///   engines not to index it), `boardFeed` (false; board and post pages set their board's feed).
+    ///   engines not to index it; a tombstone sets it too), `boardFeed` (false; board and post pages set their board's feed).
     func commonContext(relativeRoot: String, title: String, scripts: [String] = []) -> [String: Any] {
         [
             "root": relativeRoot,

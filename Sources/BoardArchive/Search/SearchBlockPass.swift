@@ -34,22 +34,34 @@ struct SearchBlockPass {
     /// Streams the posts from `cursor` (notices, then the others, each oldest first) into blocks.
     mutating func run(_ cursor: ListingCursor) throws {
         var current: [ListedPost] = []
+        // Places in the current block: its posts plus the posts a redaction removed, which keep their places so that
+        // no block after them changes (a removal re-encodes only the block that held the post).
+        var places = 0
         var group = true
         var number = 0
-        while let listed = try cursor.next() {
-            guard names[listed.post.boardId] != nil else { continue }
-            boardsWithPosts.insert(listed.post.boardId)
-            let isNotice = listed.post.postType == .notice
+        while let slot = try cursor.nextSlot() {
+            let (boardId, isNotice, listed): (Int, Bool, ListedPost?) =
+                switch slot {
+                case .post(let listed): (listed.post.boardId, listed.post.postType == .notice, listed)
+                case .removed(let removed): (removed.boardId, removed.isNotice, nil)
+                }
+            guard names[boardId] != nil else { continue }
             if isNotice != group {
                 if !current.isEmpty { try add(current, id: "t\(number)", lookup: cursor.lookup) }
                 current = []
+                places = 0
                 group = isNotice
                 number = 0
             }
-            current.append(listed)
-            if current.count == configuration.blockSize {
-                try add(current, id: (group ? "t" : "n") + "\(number)", lookup: cursor.lookup)
+            if let listed {
+                boardsWithPosts.insert(boardId)
+                current.append(listed)
+            }
+            places += 1
+            if places == configuration.blockSize {
+                if !current.isEmpty { try add(current, id: (group ? "t" : "n") + "\(number)", lookup: cursor.lookup) }
                 current = []
+                places = 0
                 number += 1
             }
         }

@@ -34,7 +34,20 @@ extension BoardPass {
         switch job {
         case .listing(let rows, let archivePage): digest(ofListing: rows, archivePage: archivePage, listing: listing)
         case .post(let post): digest(of: post)
+        case .tombstone(let removed, let backPage): digest(ofTombstone: removed, backPage: backPage)
         }
+    }
+
+    /// The digest of a tombstone: the post's id, its board, the page that listed it and the day it was removed.
+    func digest(ofTombstone removed: RemovedPost, backPage: Int?) -> BuildDigest {
+        var digest = base
+        digest.add("tombstone")
+        digest.add(removed.postId)
+        digest.add(board.boardId)
+        digest.add(board.displayName)
+        digest.add(backPage)
+        digest.add(pages.clock.dayLabel(for: removed.redactedAt))
+        return digest
     }
 
     /// The digest of a post page: the post, its board, the page that lists it, its neighbours, parent and replies.
@@ -49,6 +62,7 @@ extension BoardPass {
         addLink(job.next, to: &digest)
         addLink(job.parent, to: &digest)
         digest.add(job.parentMissing)
+        digest.add(job.parentRemoved)
         digest.add(job.replies.count)
         for reply in job.replies { Self.addRow(reply, clock: pages.clock, to: &digest) }
         return digest

@@ -25,6 +25,8 @@ struct BoardPass: Sendable {
     enum Job {
         case listing(rows: [ListedPost], archivePage: Int?)
         case post(PostJob)
+        /// The page of a post a redaction removed, at the post's address.
+        case tombstone(RemovedPost, backPage: Int?)
     }
 
     /// A post page and what it links to.
@@ -35,6 +37,7 @@ struct BoardPass: Sendable {
         var backPage: Int?
         var parent: ListedPost?
         var parentMissing = false
+        var parentRemoved = false
         var replies: [ListedPost] = []
         var body = ""
     }
@@ -44,12 +47,25 @@ struct BoardPass: Sendable {
         var position = 0
         var carry: ListedPost?
         var buffer: [ListedPost] = []
+        /// The listing position of each buffered post (removed posts between them keep their places).
+        var positions: [Int] = []
+        var removed = 0
         var pageRows: [ListedPost] = []
         var pageKey: Int?? = .none
         var frontWritten = false
         var newest: Date?
         var hasPostFromToday = false
         var newestPosts = NewestPosts()
+
+        /// Moves on to the listing page `key` (nil: the front page), queuing the page just finished.
+        mutating func enter(page key: Int?, jobs: inout [Job]) {
+            if pageKey != .some(key), pageKey != .none {
+                jobs.append(.listing(rows: pageRows, archivePage: pageKey ?? nil))
+                if pageKey == .some(nil) { frontWritten = true }
+                pageRows.removeAll(keepingCapacity: true)
+            }
+            pageKey = .some(key)
+        }
     }
 
     /// Renders and writes every changed page of the board; returns what the home page shows about it.
@@ -58,24 +74,28 @@ struct BoardPass: Sendable {
         do { counts = try store.listingCounts(ofBoard: board.boardId) } catch {
             throw BuildError(phase: .store, underlying: error, location: "board \(board.boardId)")
         }
-        let listing = ListingPages(pinnedCount: counts.notices, itemCount: counts.others)
-        let progress = try store.readListing(ofBoard: board.boardId) { cursor -> Progress in
+        var listing = ListingPages(pinnedCount: counts.notices, itemCount: counts.others)
+        listing.removedCount = counts.removed
+        let progress = try store.readListing(ofBoard: board.boardId) { [listing] cursor -> Progress in
             var progress = Progress()
             var jobs: [Job] = []
-            while let listed = try cursor.next() {
+            while let slot = try cursor.nextSlot() {
+                let key = page(at: progress.position, in: listing)
+                progress.enter(page: key, jobs: &jobs)
+                guard case .post(let listed) = slot else {
+                    // A removed post keeps its place, so the page boundaries after it stay where they were.
+                    if case .removed(let removed) = slot { jobs.append(.tombstone(removed, backPage: key)) }
+                    progress.position += 1
+                    progress.removed += 1
+                    continue
+                }
                 let date = listed.post.createdDateTime
                 if progress.newest.map({ date > $0 }) ?? true { progress.newest = date }
                 if pages.clock.isToday(date) { progress.hasPostFromToday = true }
                 progress.newestPosts.offer(listed)
-                let key = page(at: progress.position, in: listing)
-                if progress.pageKey != .some(key), progress.pageKey != .none {
-                    jobs.append(.listing(rows: progress.pageRows, archivePage: progress.pageKey ?? nil))
-                    if progress.pageKey == .some(nil) { progress.frontWritten = true }
-                    progress.pageRows.removeAll(keepingCapacity: true)
-                }
-                progress.pageKey = .some(key)
                 progress.pageRows.append(listed)
                 progress.buffer.append(listed)
+                progress.positions.append(progress.position)
                 progress.position += 1
                 if progress.buffer.count > Self.batchSize {
                     try flush(&progress, jobs: &jobs, listing: listing, lookup: cursor.lookup, final: false)
@@ -90,8 +110,8 @@ struct BoardPass: Sendable {
             return progress
         }
         return BoardSummary(
-            board: board, postCount: listing.totalCount, newestPostDate: progress.newest, hasPostFromToday: progress.hasPostFromToday,
-            newestPosts: progress.newestPosts)
+            board: board, postCount: listing.shownCount, removedCount: progress.removed, newestPostDate: progress.newest,
+            hasPostFromToday: progress.hasPostFromToday, newestPosts: progress.newestPosts)
     }
 
     /// The page that lists the post at listing position `position`: nil for the front page, else its archive page.
@@ -105,7 +125,6 @@ struct BoardPass: Sendable {
     /// parents, replies and, for the pages that must be rendered, bodies; then renders every queued job.
     private func flush(_ progress: inout Progress, jobs: inout [Job], listing: ListingPages, lookup: ListingLookup, final: Bool) throws {
         let ready = final ? progress.buffer.count : progress.buffer.count - 1
-        let firstPosition = progress.position - progress.buffer.count
         var postJobs: [PostJob] = []
         for index in 0..<ready {
             let post = progress.buffer[index]
@@ -113,19 +132,22 @@ struct BoardPass: Sendable {
                 PostJob(
                     post: post, previous: index == 0 ? progress.carry : progress.buffer[index - 1],
                     next: index + 1 < progress.buffer.count ? progress.buffer[index + 1] : nil,
-                    backPage: page(at: firstPosition + index, in: listing)))
+                    backPage: page(at: progress.positions[index], in: listing)))
         }
         if ready > 0 { progress.carry = progress.buffer[ready - 1] }
         progress.buffer.removeFirst(ready)
+        progress.positions.removeFirst(ready)
         do {
             let parentIds = Array(Set(postJobs.compactMap(\.post.post.parentPostId))).sorted()
             let parents = try lookup.posts(ids: parentIds).filter { boardIds.contains($0.value.post.boardId) }
+            let removedParents = try lookup.removedPostIds(among: parentIds)
             let replies = try lookup.replies(toPostIds: postJobs.map(\.post.post.postId))
             for index in postJobs.indices {
                 let post = postJobs[index].post.post
                 if let parentId = post.parentPostId {
                     postJobs[index].parent = parents[parentId]
-                    postJobs[index].parentMissing = parents[parentId] == nil
+                    postJobs[index].parentRemoved = removedParents.contains(parentId)
+                    postJobs[index].parentMissing = parents[parentId] == nil && !postJobs[index].parentRemoved
                 }
                 let all = (replies[post.postId] ?? []).filter { boardIds.contains($0.post.boardId) }
                 postJobs[index].replies = all.filter { $0.post.boardId == board.boardId } + all.filter { $0.post.boardId != board.boardId }
@@ -159,6 +181,7 @@ struct BoardPass: Sendable {
         switch job {
         case .listing(_, let archivePage): SitePaths.board(board.boardId, archivePage: archivePage)
         case .post(let post): SitePaths.post(post.post.post.postId)
+        case .tombstone(let removed, _): SitePaths.post(removed.postId)
         }
     }
 
@@ -180,9 +203,12 @@ struct BoardPass: Sendable {
             post.contents = job.body
             let neighbours = PostNeighbours(
                 board: board, backPage: job.backPage, previous: job.previous?.post, next: job.next?.post, parent: job.parent?.post,
-                parentMissing: job.parentMissing, replies: job.replies.map(\.post))
+                parentMissing: job.parentMissing, parentRemoved: job.parentRemoved, replies: job.replies.map(\.post))
             let context = pages.postPage(post, bodyHTML: MarkdownRenderer().render(job.body), neighbours: neighbours)
             try write(template: "post", context: context, title: pages.displayTitle(post), to: SitePaths.post(post.postId))
+        case .tombstone(let removed, let backPage):
+            let context = pages.tombstonePage(removed, board: board, backPage: backPage)
+            try write(template: "tombstone", context: context, title: pages.strings["removedTitle"], to: SitePaths.post(removed.postId))
         }
     }
 

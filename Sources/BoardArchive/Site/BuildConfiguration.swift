@@ -22,6 +22,9 @@ public struct BuildConfiguration: Sendable {
     public var keywords: [String]
     /// How many of the archive's most frequent keywords get pages (search phase); default 20.
     public var topKeywords: Int
+    /// The key of writers' pseudonyms (`--pseudonymize-writers`): when set, the site names every writer by a stable
+    /// pseudonym derived from it (see ``WriterPseudonyms``) instead of their name; at least 16 bytes. Default nil.
+    public var pseudonymKey: Data?
     /// The search index's block and shard sizes; the defaults suit every archive (tests use small blocks).
     public var searchIndex = SearchIndexConfiguration()
     /// Where the site will be published (`https://example.org/archive/`, always ending in `/`); default none.

@@ -49,6 +49,8 @@ public struct BuildError: Error, LocalizedError, Equatable, Sendable {
         case idBeyondRule(kind: String, id: Int)
         /// The site would lose more than half of the previous site's post pages; `--allow-shrink` publishes anyway.
         case wouldRemoveMostPosts(previous: Int, next: Int)
+        /// The key of `--pseudonymize-writers` is too short to keep the writers' names secret.
+        case pseudonymKeyTooShort(bytes: Int, minimum: Int)
         /// Any other failure, described by the underlying error.
         case underlying(String)
     }
@@ -112,6 +114,9 @@ public struct BuildError: Error, LocalizedError, Equatable, Sendable {
         case .wouldRemoveMostPosts(let previous, let next):
             return "Build refused: the site\(place) has \(previous) post pages but this store would publish only \(next); "
                 + "check --store, or pass --allow-shrink to publish the smaller site."
+        case .pseudonymKeyTooShort(let bytes, let minimum):
+            return "Build refused: the pseudonym key has \(bytes) bytes, fewer than \(minimum); put at least \(minimum) random bytes "
+                + "in the key file or BOARDARCHIVE_PSEUDONYM_KEY (for example: head -c 32 /dev/urandom | base64)."
         case .underlying(let detail):
             return "Build failed in the \(phase.rawValue) phase\(place): \(detail)."
         }

@@ -17,6 +17,8 @@ public struct BuildReport: Sendable, Equatable {
     public var unchanged: Int = 0
     /// Files of the previous build that this build no longer produces (deleted).
     public var removed: Int = 0
+    /// Posts a redaction removed from the site (each shown as a tombstone page at its address).
+    public var redacted: Int = 0
     /// Files produced, by kind (written + unchanged).
     public var files: [FileKind: Int] = [:]
     /// The output folder, as an absolute path.

@@ -20,6 +20,9 @@ public struct ListingPages: Sendable, Equatable {
     public let itemCount: Int
     /// Posts per page (30).
     public let pageSize: Int
+    /// Places (counted in `pinnedCount` and `itemCount`) of posts a redaction removed: they keep their place, so that
+    /// no page after them moves, but show no row.
+    public var removedCount = 0
 
     /// Pages `pinnedCount` pinned posts and `itemCount` others, `pageSize` (≥ 1) per page.
     public init(pinnedCount: Int, itemCount: Int, pageSize: Int = ListingPages.defaultPageSize) {
@@ -34,8 +37,11 @@ public struct ListingPages: Sendable, Equatable {
         min(itemCount, max(0, pageSize - pinnedCount))
     }
 
-    /// All posts of the listing.
+    /// All posts of the listing, removed ones included.
     public var totalCount: Int { pinnedCount + itemCount }
+
+    /// The posts the listing shows: all but the removed ones.
+    public var shownCount: Int { totalCount - removedCount }
 
     /// The number of archive pages (0 when the front page shows everything).
     public var archivePageCount: Int {
@@ -70,6 +76,7 @@ public struct ListingPages: Sendable, Equatable {
             digest.add(page + 1 < archivePageCount)
         } else {
             digest.add(totalCount)
+            digest.add(shownCount)
             digest.add(archivePageCount)
         }
     }

@@ -56,6 +56,7 @@ public struct SiteBuilder: Sendable {
         var renderer = try TemplateRenderer.load(from: templatesDirectory, strings: strings, clock: clock)
         renderer.noindex = configuration.noindex
         let pages = PageContext(strings: strings, clock: clock)
+        let store = try publishedStore(strings: strings)
         let staging = try publisher.makeStagingDirectory()
         let output = SiteOutput(stagingDirectory: staging, previousDirectory: previous, previousManifest: previous.flatMap(SiteManifest.load(from:)))
         let base = Self.baseDigest(renderer: renderer, configuration: configuration)
@@ -94,7 +95,10 @@ public struct SiteBuilder: Sendable {
                     try FeedPhase(store: store, pages: pages, output: output, base: base, baseURL: configuration.baseURL).run(summaries)
                 }
                 if let baseURL = configuration.baseURL {
-                    try SitemapPhase(output: output, base: base, baseURL: baseURL, noindex: configuration.noindex).run()
+                    var sitemap = SitemapPhase(output: output, base: base, baseURL: baseURL, noindex: configuration.noindex)
+                    // Tombstones are noindex: they stay out of the sitemap.
+                    sitemap.excluded = Set(try store.removedPostIds().map(SitePaths.post))
+                    try sitemap.run()
                 }
             } catch let error as BuildError {
                 throw error
@@ -104,12 +108,13 @@ public struct SiteBuilder: Sendable {
             timer.lap("feeds and sitemap")
             var report = try publisher.publish(output)
             report.boardsRead = summaries.count
+            report.redacted = pagesUnchanged ? try store.removedPostCount() : summaries.reduce(0) { $0 + $1.removedCount }
             timer.lap("publish")
             logger.info(
                 "Built site",
                 metadata: [
                     "output": "\(report.outputPath)", "rendered": "\(report.rendered)", "written": "\(report.written)",
-                    "unchanged": "\(report.unchanged)", "removed": "\(report.removed)",
+                    "unchanged": "\(report.unchanged)", "removed": "\(report.removed)", "redacted": "\(report.redacted)",
                 ])
             return report
         } catch {
@@ -120,7 +125,7 @@ public struct SiteBuilder: Sendable {
 
     /// The version of the page engine: bump it when a change renders the same inputs differently, so that the next
     /// build re-renders every page instead of keeping pages made the old way.
-    static let engineVersion = "pages-4"
+    static let engineVersion = "pages-5"
 
     /// The digest of the inputs every page shares: engine version, templates, language, time zone.
     static func baseDigest(renderer: TemplateRenderer, configuration: BuildConfiguration) -> BuildDigest {
@@ -131,7 +136,19 @@ public struct SiteBuilder: Sendable {
         digest.add(configuration.timeZone.identifier)
         digest.add(configuration.clock.offsetMinutes)
         digest.add(configuration.noindex)
+        digest.add(configuration.pseudonymKey.flatMap { WriterPseudonyms(key: $0, label: "")?.fingerprint } ?? "names")
         return digest
+    }
+
+    /// The store as the site may show it: with writers' pseudonyms when the configuration has a key.
+    ///
+    /// - Throws: ``BuildError`` (phase `prepare`) for a key shorter than ``WriterPseudonyms/minimumKeyBytes``.
+    func publishedStore(strings: SiteStrings) throws -> ArchiveStore {
+        guard let key = configuration.pseudonymKey else { return store }
+        guard let pseudonyms = WriterPseudonyms(key: key, label: strings["pseudonymLabel"]) else {
+            throw BuildError(phase: .prepare, reason: .pseudonymKeyTooShort(bytes: key.count, minimum: WriterPseudonyms.minimumKeyBytes))
+        }
+        return store.pseudonymizingWriters(pseudonyms)
     }
 
     /// The digest of the home page: every board's summary as the page shows it.

@@ -5,14 +5,39 @@ import GRDB
 public struct ListedPost: Sendable, Equatable {
     /// The post, with empty `contents` (bodies are read only for the pages that are rendered).
     public var post: Post
-    /// The content hash of the post as stored (changes whenever any of its fields changes).
+    /// The content hash of the post as stored (changes whenever any of its fields changes); a post whose writer a
+    /// redaction withholds has its own hash, so every page that shows it is rendered again.
     public var contentHash: String
+}
+
+/// A place in a listing that a redaction emptied: the post is removed from the site, its address shows a tombstone.
+///
+/// The build keeps its place (so that listing pages and search blocks after it do not move) but shows nothing of it.
+public struct RemovedPost: Sendable, Equatable {
+    public var postId: Int
+    public var boardId: Int
+    public var isNotice: Bool
+    /// When the redaction that removed it was made.
+    public var redactedAt: Date
+}
+
+/// One place in a listing: a post, or a post a redaction removed.
+public enum ListingSlot: Sendable, Equatable {
+    case post(ListedPost)
+    case removed(RemovedPost)
 }
 
 /// How many posts of a listing are notices and how many are not.
 public struct ListingCounts: Sendable, Equatable {
+    /// Notices, removed ones included.
     public var notices: Int
+    /// Other posts, removed ones included.
     public var others: Int
+    /// Posts a redaction removed (a place in the listing, no row).
+    public var removed = 0
+
+    /// The posts the listing shows.
+    public var shown: Int { notices + others - removed }
 }
 
 extension ArchiveStore {
@@ -20,16 +45,19 @@ extension ArchiveStore {
     static let listedColumns = """
         postId, boardId, title, boardDisplayName, writerName, writerEmail, writerProfileImage, createdAt, viewCount, postType,
         rawPostType, isNewPost, hasInlineImage, commentsCount, attachmentsCount, isAnonymous, isOwner, hasReply, parentPostId,
-        hasAttachment, contentHash
+        hasAttachment, contentHash, redactionMode, redactedAt
         """
 
-    /// The number of notices and other posts of a board.
+    /// The number of notices and other posts of a board, removed posts included (they keep their places; see
+    /// ``ListingCursor/nextSlot()``), and how many of them a redaction removed.
     public func listingCounts(ofBoard boardId: Int) throws -> ListingCounts {
         try read { db in
             let notices =
                 try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM post WHERE boardId = ? AND postType = 'notice'", arguments: [boardId]) ?? 0
             let all = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM post WHERE boardId = ?", arguments: [boardId]) ?? 0
-            return ListingCounts(notices: notices, others: all - notices)
+            let removed =
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM post WHERE \(Self.removedPosts) AND +boardId = ?", arguments: [boardId]) ?? 0
+            return ListingCounts(notices: notices, others: all - notices, removed: removed)
         }
     }
 
@@ -39,7 +67,7 @@ extension ArchiveStore {
         try read { db in
             let rows = try Row.fetchCursor(
                 db, sql: "SELECT \(Self.listedColumns) FROM post WHERE boardId = ? ORDER BY \(Self.boardOrder)", arguments: [boardId])
-            return try body(ListingCursor(rows: rows, lookup: ListingLookup(db: db)))
+            return try body(ListingCursor(rows: rows, lookup: ListingLookup(db: db, pseudonyms: pseudonyms)))
         }
     }
 
@@ -49,7 +77,7 @@ extension ArchiveStore {
         try read { db in
             let rows = try Row.fetchCursor(
                 db, sql: "SELECT \(Self.listedColumns) FROM post ORDER BY (postType = 'notice') DESC, createdAt, postId")
-            return try body(ListingCursor(rows: rows, lookup: ListingLookup(db: db)))
+            return try body(ListingCursor(rows: rows, lookup: ListingLookup(db: db, pseudonyms: pseudonyms)))
         }
     }
 
@@ -59,10 +87,12 @@ extension ArchiveStore {
             var result: [Int: Post] = [:]
             for chunk in ListingLookup.chunks(of: ids) {
                 let rows = try Row.fetchCursor(
-                    db, sql: "SELECT \(Self.listedColumns), contents FROM post WHERE postId IN \(ListingLookup.placeholders(chunk.count))",
+                    db,
+                    sql:
+                        "SELECT \(Self.listedColumns), contents FROM post WHERE postId IN \(ListingLookup.placeholders(chunk.count)) AND \(Self.publishedPosts)",
                     arguments: StatementArguments(chunk))
                 while let row = try rows.next() {
-                    let post = Self.post(from: row)
+                    let post = published(from: row)
                     result[post.postId] = post
                 }
             }
@@ -70,7 +100,7 @@ extension ArchiveStore {
         }
     }
 
-    static func listedPost(from row: Row) -> ListedPost {
+    static func listedPost(from row: Row, pseudonyms: WriterPseudonyms?) -> ListedPost {
         // By position, in the order of `listedColumns` (looking columns up by name cost more than reading them).
         var post = Post(
             postId: row[0], title: row[2], boardId: row[1], boardDisplayName: row[3],
@@ -81,7 +111,22 @@ extension ArchiveStore {
             isAnonymous: row[15], isOwner: row[16], hasReply: row[17], parentPostId: row[18],
             hasAttachment: row[19])
         post.unknownPostType = row[10]
-        return ListedPost(post: post, contentHash: row[20])
+        var hash: String = row[20]
+        if (row[21] as String?) == RedactionMode.anonymize.rawValue {
+            post.withholdWriter()
+            hash += "~anonymized"
+        }
+        pseudonyms?.apply(to: &post)
+        return ListedPost(post: post, contentHash: hash)
+    }
+
+    /// The slot of a row of `listedColumns`: the post, or a tombstone when a redaction removed it.
+    static func slot(from row: Row, pseudonyms: WriterPseudonyms?) -> ListingSlot {
+        guard (row[21] as String?) == RedactionMode.remove.rawValue else { return .post(listedPost(from: row, pseudonyms: pseudonyms)) }
+        return .removed(
+            RemovedPost(
+                postId: row[0], boardId: row[1], isNotice: (row[9] as String) == PostType.notice.rawValue,
+                redactedAt: Date(timeIntervalSince1970: (row[22] as Double?) ?? 0)))
     }
 }
 
@@ -91,25 +136,39 @@ public struct ListingCursor {
     /// Lookups in the same snapshot.
     public let lookup: ListingLookup
 
-    /// The next post, or nil at the end.
+    /// The next post the site shows, or nil at the end; posts a redaction removed are skipped. Phases that only
+    /// list posts (feeds, sitemaps) read this.
     public func next() throws -> ListedPost? {
-        try rows.next().map(ArchiveStore.listedPost(from:))
+        while let slot = try nextSlot() {
+            if case .post(let listed) = slot { return listed }
+        }
+        return nil
+    }
+
+    /// The next place in the listing, removed posts included, or nil at the end: for phases that lay posts out in
+    /// pages or blocks and keep a removed post's place so that nothing after it moves (board pages, search blocks).
+    public func nextSlot() throws -> ListingSlot? {
+        try rows.next().map { ArchiveStore.slot(from: $0, pseudonyms: lookup.pseudonyms) }
     }
 }
 
 /// Follow-up lookups inside a streaming read (same connection, same snapshot).
 public struct ListingLookup {
     let db: Database
+    /// The pseudonyms of the store that made the lookup, or nil.
+    let pseudonyms: WriterPseudonyms?
 
-    /// The posts (without bodies) with these ids, by id.
+    /// The posts (without bodies) with these ids that the site shows, by id.
     public func posts(ids: [Int]) throws -> [Int: ListedPost] {
         var result: [Int: ListedPost] = [:]
         for chunk in Self.chunks(of: ids) {
             let rows = try Row.fetchCursor(
-                db, sql: "SELECT \(ArchiveStore.listedColumns) FROM post WHERE postId IN \(Self.placeholders(chunk.count))",
+                db,
+                sql:
+                    "SELECT \(ArchiveStore.listedColumns) FROM post WHERE postId IN \(Self.placeholders(chunk.count)) AND \(ArchiveStore.publishedPosts)",
                 arguments: StatementArguments(chunk))
             while let row = try rows.next() {
-                let listed = ArchiveStore.listedPost(from: row)
+                let listed = ArchiveStore.listedPost(from: row, pseudonyms: pseudonyms)
                 result[listed.post.postId] = listed
             }
         }
@@ -125,10 +184,10 @@ public struct ListingLookup {
                 db,
                 sql: """
                     SELECT \(ArchiveStore.listedColumns) FROM post WHERE parentPostId IN \(Self.placeholders(chunk.count))
-                    ORDER BY boardId, \(ArchiveStore.boardOrder)
+                    AND \(ArchiveStore.publishedPosts) ORDER BY boardId, \(ArchiveStore.boardOrder)
                     """, arguments: StatementArguments(chunk))
             while let row = try rows.next() {
-                let listed = ArchiveStore.listedPost(from: row)
+                let listed = ArchiveStore.listedPost(from: row, pseudonyms: pseudonyms)
                 if let parent = listed.post.parentPostId { result[parent, default: []].append(listed) }
             }
         }
@@ -140,8 +199,21 @@ public struct ListingLookup {
         var result: [Int: String] = [:]
         for chunk in Self.chunks(of: ids) {
             let rows = try Row.fetchCursor(
-                db, sql: "SELECT postId, contents FROM post WHERE postId IN \(Self.placeholders(chunk.count))", arguments: StatementArguments(chunk))
+                db, sql: "SELECT postId, contents FROM post WHERE postId IN \(Self.placeholders(chunk.count)) AND \(ArchiveStore.publishedPosts)",
+                arguments: StatementArguments(chunk))
             while let row = try rows.next() { result[row["postId"]] = row["contents"] }
+        }
+        return result
+    }
+
+    /// Which of these ids are posts a redaction removed (a reply to one says its parent was removed).
+    public func removedPostIds(among ids: [Int]) throws -> Set<Int> {
+        var result = Set<Int>()
+        for chunk in Self.chunks(of: ids) {
+            result.formUnion(
+                try Int.fetchAll(
+                    db, sql: "SELECT postId FROM post WHERE postId IN \(Self.placeholders(chunk.count)) AND NOT \(ArchiveStore.publishedPosts)",
+                    arguments: StatementArguments(chunk)))
         }
         return result
     }

@@ -80,8 +80,8 @@ extension ArchiveStore {
                 INSERT INTO post (postId, boardId, title, boardDisplayName, writerName, writerEmail, writerProfileImage, contents,
                     createdAt, viewCount, postType, rawPostType, isNewPost, hasInlineImage, commentsCount, attachmentsCount,
                     isAnonymous, isOwner, hasReply, parentPostId, hasAttachment, raw, contentHash, firstSeen, lastSeen,
-                    lastSeenRun, goneSince)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)
+                    lastSeenRun, goneSince, redactionId, redactionMode, redactedAt, purged)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?)
                 ON CONFLICT (postId) DO UPDATE SET boardId = excluded.boardId, title = excluded.title,
                     boardDisplayName = excluded.boardDisplayName, writerName = excluded.writerName,
                     writerEmail = excluded.writerEmail, writerProfileImage = excluded.writerProfileImage,
@@ -91,11 +91,16 @@ extension ArchiveStore {
                     attachmentsCount = excluded.attachmentsCount, isAnonymous = excluded.isAnonymous, isOwner = excluded.isOwner,
                     hasReply = excluded.hasReply, parentPostId = excluded.parentPostId, hasAttachment = excluded.hasAttachment,
                     raw = excluded.raw, contentHash = excluded.contentHash, lastSeen = excluded.lastSeen,
-                    lastSeenRun = excluded.lastSeenRun, goneSince = NULL
+                    lastSeenRun = excluded.lastSeenRun, goneSince = NULL, redactionId = excluded.redactionId,
+                    redactionMode = excluded.redactionMode, redactedAt = excluded.redactedAt, purged = excluded.purged
                 """)
+        // Takedowns apply to every write: a redacted post the API still serves stays redacted, and what a purge
+        // hides is never stored again (the hash of what the API sent is kept, to tell "unchanged" on the next crawl).
+        let rules = try RedactionRules.load(db)
         for raw in posts {
-            let post = raw.item
             let hash = ContentHash.hex(of: raw.json)
+            let verdict = rules.verdict(postId: raw.item.postId, boardId: raw.item.boardId, writerName: raw.item.writer.displayName)
+            let (post, json) = Self.keepable(raw, purge: verdict?.purge ?? .none)
             if let row = try Row.fetchOne(lookup, arguments: [post.postId]) {
                 // One id, one page (posts/<postId>.html): a post another board listed in this same run cannot also be
                 // this board's. A post last seen in an earlier run under another board has moved, and follows.
@@ -114,11 +119,24 @@ extension ArchiveStore {
                 storable(post.writer.emailAddress), storable(post.writer.profileImage), storable(post.contents), created, post.viewCount,
                 post.postType.rawValue, storable(post.unknownPostType),
                 post.isNewPost, post.hasInlineImage, post.commentsCount, post.attachmentsCount, post.isAnonymous, post.isOwner,
-                post.hasReply, post.parentPostId, post.hasAttachment, raw.json, hash, date.timeIntervalSince1970,
-                date.timeIntervalSince1970, run,
+                post.hasReply, post.parentPostId, post.hasAttachment, json, hash, date.timeIntervalSince1970,
+                date.timeIntervalSince1970, run, verdict?.id, verdict.map { $0.purge == .all ? RedactionMode.remove.rawValue : $0.mode.rawValue },
+                verdict?.createdAt, verdict?.purge.rawValue ?? 0,
             ])
         }
         return counts
+    }
+
+    /// What the store may keep of a post under `purge`: all of it, all but the writer, or only ids, dates and counts.
+    static func keepable(_ raw: RawItem<Post>, purge: RedactionRules.PurgeLevel) -> (Post, String) {
+        guard purge != .none else { return (raw.item, raw.json) }
+        var post = raw.item
+        post.writer = Writer(displayName: "", emailAddress: nil, profileImage: nil)
+        if purge == .all {
+            post.title = ""
+            post.contents = ""
+        }
+        return (post, "{}")
     }
 
     /// The exact JSON a post was last received as.

@@ -112,6 +112,28 @@ extension ArchiveStore {
                     );
                     """)
         }
+        migrator.registerMigration("v4-redaction") { db in
+            // Takedowns: every redaction ever made (undone ones keep their row), and on each post the redaction that
+            // applies to it now, so that every read filters or masks it without a join (see ArchiveStore+Redaction).
+            try db.execute(
+                sql: """
+                    CREATE TABLE redaction (
+                        redactionId INTEGER PRIMARY KEY AUTOINCREMENT,
+                        kind TEXT NOT NULL,
+                        target TEXT NOT NULL,
+                        mode TEXT NOT NULL,
+                        purge INTEGER NOT NULL,
+                        reason TEXT NOT NULL,
+                        createdAt REAL NOT NULL,
+                        undoneAt REAL
+                    );
+                    ALTER TABLE post ADD COLUMN redactionId INTEGER;
+                    ALTER TABLE post ADD COLUMN redactionMode TEXT;
+                    ALTER TABLE post ADD COLUMN redactedAt REAL;
+                    ALTER TABLE post ADD COLUMN purged INTEGER NOT NULL DEFAULT 0;
+                    CREATE INDEX post_redaction ON post (redactionId) WHERE redactionId IS NOT NULL;
+                    """)
+        }
         return migrator
     }
 
@@ -134,6 +156,7 @@ extension ArchiveStore {
             isAnonymous: row["isAnonymous"], isOwner: row["isOwner"], hasReply: row["hasReply"], parentPostId: row["parentPostId"],
             hasAttachment: row["hasAttachment"])
         post.unknownPostType = row["rawPostType"]
+        if (row["redactionMode"] as String?) == RedactionMode.anonymize.rawValue { post.withholdWriter() }
         return post
     }
 }

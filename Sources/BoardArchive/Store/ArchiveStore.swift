@@ -10,6 +10,8 @@ public final class ArchiveStore: Sendable {
     let writer: any DatabaseWriter
     /// Where the store lives, for messages; `:memory:` for an in-memory store.
     public let location: String
+    /// Writers' pseudonyms every read returns instead of their names (`build --pseudonymize-writers`), or nil.
+    let pseudonyms: WriterPseudonyms?
 
     /// Opens the store at `path`, creating it and its folder when absent, and migrates it to the current schema.
     ///
@@ -26,6 +28,8 @@ public final class ArchiveStore: Sendable {
         do {
             var configuration = Configuration()
             configuration.busyMode = .timeout(10)
+            // Freed cells are zeroed, so a purged takedown leaves no byte of the post in the file (see redact).
+            configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA secure_delete = ON") }
             if FileManager.default.fileExists(atPath: path) { try Self.refuseNewerSchema(at: path) }
             writer = try DatabasePool(path: path, configuration: configuration)
             try Self.migrator.migrate(writer)
@@ -34,6 +38,7 @@ public final class ArchiveStore: Sendable {
         } catch {
             throw StoreError(location: path, reason: .cannotOpen(Self.plainReason(error)))
         }
+        pseudonyms = nil
     }
 
     /// The reason an open failed in a few words: SQLite's message without its code and statement, or the system's
@@ -46,9 +51,23 @@ public final class ArchiveStore: Sendable {
         return error.localizedDescription
     }
 
-    init(writer: any DatabaseWriter, location: String) {
+    init(writer: any DatabaseWriter, location: String, pseudonyms: WriterPseudonyms? = nil) {
         self.writer = writer
         self.location = location
+        self.pseudonyms = pseudonyms
+    }
+
+    /// The same store, whose reads give every writer a pseudonym instead of a name (the build uses it for
+    /// `--pseudonymize-writers`, so that every phase publishes pseudonyms without knowing about them).
+    public func pseudonymizingWriters(_ pseudonyms: WriterPseudonyms) -> ArchiveStore {
+        ArchiveStore(writer: writer, location: location, pseudonyms: pseudonyms)
+    }
+
+    /// A post row as the site may show it: redactions applied (``post(from:)``), and the writer's pseudonym when set.
+    func published(from row: Row) -> Post {
+        var post = Self.post(from: row)
+        pseudonyms?.apply(to: &post)
+        return post
     }
 
     /// A fresh, migrated store in memory, for tests.
@@ -79,6 +98,17 @@ public final class ArchiveStore: Sendable {
     }
 
     // MARK: Reading (the build reads only these)
+    //
+    // Every read of posts here and in ArchiveStore+Listing.swift honours takedowns: posts a redaction removes are left
+    // out (`publishedPosts`), and posts whose writer it withholds come back anonymous (`post(from:)`). A new phase of
+    // the build that reads posts through these functions publishes no redacted post without further work.
+
+    /// The SQL condition of a post the site shows: not removed by a redaction.
+    static let publishedPosts = "(redactionMode IS NULL OR redactionMode <> 'remove')"
+    /// The SQL condition of a post a redaction removed, over the partial index `post_redaction` (a removed post
+    /// always names its redaction), so counting them never reads the other rows; write a board condition as
+    /// `+boardId = ?` so that SQLite keeps to that index instead of reading the whole board.
+    static let removedPosts = "(redactionId IS NOT NULL AND redactionMode = 'remove')"
 
     /// Every board, in display order: `orderNo` ascending (boards without one last), then `boardId`.
     public func boards() throws -> [Board] {
@@ -89,22 +119,28 @@ public final class ArchiveStore: Sendable {
 
     /// The number of posts archived for a board.
     public func postCount(inBoard boardId: Int) throws -> Int {
-        try read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM post WHERE boardId = ?", arguments: [boardId]) ?? 0 }
+        try read { db in
+            let all = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM post WHERE boardId = ?", arguments: [boardId]) ?? 0
+            return all
+                - (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM post WHERE \(Self.removedPosts) AND +boardId = ?", arguments: [boardId]) ?? 0)
+        }
     }
 
     /// A board's posts in board order: notices first (newest first), then all others newest first; ties by `postId` descending.
     public func posts(inBoard boardId: Int) throws -> [Post] {
         try read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM post WHERE boardId = ? ORDER BY \(Self.boardOrder)", arguments: [boardId])
-                .map(Self.post(from:))
+            try Row.fetchAll(
+                db, sql: "SELECT * FROM post WHERE boardId = ? AND \(Self.publishedPosts) ORDER BY \(Self.boardOrder)", arguments: [boardId]
+            )
+            .map(published(from:))
         }
     }
 
     /// Calls `body` for every archived post, board by board in board order, without holding the archive in memory.
     public func forEachPost(_ body: (Post) throws -> Void) throws {
         try read { db in
-            let cursor = try Row.fetchCursor(db, sql: "SELECT * FROM post ORDER BY boardId, \(Self.boardOrder)")
-            while let row = try cursor.next() { try body(Self.post(from: row)) }
+            let cursor = try Row.fetchCursor(db, sql: "SELECT * FROM post WHERE \(Self.publishedPosts) ORDER BY boardId, \(Self.boardOrder)")
+            while let row = try cursor.next() { try body(published(from: row)) }
         }
     }
 
@@ -115,21 +151,26 @@ public final class ArchiveStore: Sendable {
                 db,
                 sql: """
                     SELECT reply.* FROM post AS reply JOIN post AS parent ON reply.parentPostId = parent.postId
-                    WHERE parent.boardId = ? AND reply.boardId != ?
+                    WHERE parent.boardId = ? AND reply.boardId != ? AND (reply.redactionMode IS NULL OR reply.redactionMode <> 'remove')
                     ORDER BY reply.boardId, (reply.postType = 'notice') DESC, reply.createdAt DESC, reply.postId DESC
                     """, arguments: [boardId, boardId]
-            ).map(Self.post(from:))
+            ).map(published(from:))
         }
     }
 
     /// One post by id, or `nil`.
     public func post(id: Int) throws -> Post? {
-        try read { db in try Row.fetchOne(db, sql: "SELECT * FROM post WHERE postId = ?", arguments: [id]).map(Self.post(from:)) }
+        try read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM post WHERE postId = ? AND \(Self.publishedPosts)", arguments: [id]).map(published(from:))
+        }
     }
 
     /// The number of posts in the whole archive.
     public func postCount() throws -> Int {
-        try read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM post") ?? 0 }
+        try read { db in
+            let all = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM post") ?? 0
+            return all - (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM post WHERE \(Self.removedPosts)") ?? 0)
+        }
     }
 
     /// When a post was first and last seen upstream, and since when it is gone (nil while it exists).
@@ -154,7 +195,11 @@ public final class ArchiveStore: Sendable {
     }
 
     func write<T>(_ body: (Database) throws -> T) throws -> T {
-        do { return try writer.write(body) } catch let error as StoreError { throw error } catch let error as CrawlError { throw error } catch {
+        do { return try writer.write(body) } catch let error as StoreError { throw error } catch let error as CrawlError {
+            throw error
+        } catch let error as RedactionError {
+            throw error
+        } catch {
             throw StoreError(location: location, reason: .query(Self.plainReason(error)))
         }
     }

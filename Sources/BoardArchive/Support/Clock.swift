@@ -88,6 +88,12 @@ public struct ArchiveClock: Sendable, Equatable {
             + "\(Self.pad(local.hour)):\(Self.pad(local.minute)):\(Self.pad(local.second))"
     }
 
+    /// The local calendar day of `date`, `yyyy-MM-dd` (a tombstone's date of removal).
+    public func dayLabel(for date: Date) -> String {
+        let local = localTime(of: date)
+        return "\(Self.pad(local.year, width: 4))-\(Self.pad(local.month))-\(Self.pad(local.day))"
+    }
+
     /// The machine-readable timestamp for `<time datetime>`: the API's UTC form, `yyyy-MM-dd'T'HH:mm:ss'Z'`.
     public func machineTimestamp(for date: Date) -> String {
         ArchiveDate.format(date)

@@ -1,0 +1,129 @@
+import Foundation
+import GRDB
+import Testing
+
+@testable import BoardArchive
+
+/// Redactions in the store: what `redact`, `--undo` and `--list` record, what every read then shows, and what a
+/// later write (a crawl) of a redacted post stores.
+@Suite("Redactions in the store")
+struct RedactionStoreTests {
+    static let when = SiteFixture.date("2024-05-16T00:00:00Z")
+
+    @Test("a redacted post leaves every read of the build, and comes back with --undo")
+    func redactAndUndoAPost() throws {
+        let store = try SiteFixture.store()
+        let redaction = try store.redact(RedactionRequest(target: .post(301), reason: "asked by the writer"), at: Self.when)
+        #expect(redaction.postCount == 1)
+        #expect(try store.post(id: 301) == nil)
+        #expect(try store.posts(inBoard: 3).map(\.postId) == [304, 302, 303])
+        #expect(try store.postCount(inBoard: 3) == 3)
+        #expect(try store.posts(ids: [301, 302]).keys.sorted() == [302])
+        let slots = try store.readListing(ofBoard: 3) { cursor in
+            var slots: [ListingSlot] = []
+            while let slot = try cursor.nextSlot() { slots.append(slot) }
+            return slots
+        }
+        #expect(slots.count == 4)
+        #expect(slots.contains(.removed(RemovedPost(postId: 301, boardId: 3, isNotice: false, redactedAt: Self.when))))
+        let shown = try store.readListing(ofBoard: 3) { cursor in
+            var ids: [Int] = []
+            while let listed = try cursor.next() { ids.append(listed.post.postId) }
+            return ids
+        }
+        #expect(shown == [304, 302, 303])
+        #expect(try store.listingCounts(ofBoard: 3) == ListingCounts(notices: 1, others: 3, removed: 1))
+
+        let undone = try store.undoRedaction(redaction.id, at: Self.when.addingTimeInterval(60))
+        #expect(undone.undoneAt != nil && undone.postCount == 0)
+        #expect(try store.post(id: 301)?.title == "표가 있는 글")
+        #expect(try store.listingCounts(ofBoard: 3).removed == 0)
+    }
+
+    @Test("a writer matches after normalisation; anonymize keeps the posts and withholds the name")
+    func writerRedactions() throws {
+        let store = try SiteFixture.store()
+        let anonymized = try store.redact(RedactionRequest(target: .writer("  운영자 "), mode: .anonymize, reason: "left"), at: Self.when)
+        #expect(anonymized.postCount == 1)
+        let post = try #require(try store.post(id: 304))
+        #expect(post.writer.displayName.isEmpty && post.isAnonymous)
+        let removed = try store.redact(RedactionRequest(target: .writer("홍길동"), reason: "erasure"), at: Self.when)
+        #expect(removed.postCount == 64)
+        #expect(try store.postCount() == 1)
+        #expect(try store.redactions().map(\.id) == [anonymized.id, removed.id])
+    }
+
+    @Test("unknown posts, boards, writers and redactions, and a blank reason, are refused with one sentence")
+    func refusals() throws {
+        let store = try SiteFixture.store()
+        let cases: [(RedactionRequest, RedactionError.Reason)] = [
+            (RedactionRequest(target: .post(42), reason: "x"), .unknownPost(42)),
+            (RedactionRequest(target: .board(77), reason: "x"), .unknownBoard(77)),
+            (RedactionRequest(target: .writer("아무도"), reason: "x"), .unknownWriter("아무도")),
+            (RedactionRequest(target: .post(301), mode: .anonymize, reason: "x"), .anonymizeNeedsWriter),
+            (RedactionRequest(target: .post(301), reason: "  "), .missingReason),
+        ]
+        for (request, reason) in cases {
+            let error = #expect(throws: RedactionError.self) { try store.redact(request, at: Self.when) }
+            #expect(error?.reason == reason)
+            #expect(error?.localizedDescription.hasSuffix(".") == true)
+        }
+        #expect(throws: RedactionError(location: ":memory:", reason: .unknownRedaction(9))) { try store.undoRedaction(9, at: Self.when) }
+        let redaction = try store.redact(RedactionRequest(target: .post(301), reason: "x"), at: Self.when)
+        try store.undoRedaction(redaction.id, at: Self.when)
+        #expect(throws: RedactionError(location: ":memory:", reason: .alreadyUndone(redaction.id))) {
+            try store.undoRedaction(redaction.id, at: Self.when)
+        }
+        #expect(try store.redactions().count == 1)
+    }
+
+    @Test("a redacted post written again (a later crawl) stays redacted; with purge its text is never stored again")
+    func laterWritesStayRedacted() throws {
+        let store = try SiteFixture.store()
+        let original = try #require(try store.post(id: 302))
+        try store.redact(RedactionRequest(target: .post(302), reason: "x"), at: Self.when)
+        try store.record(posts: [original], at: Self.when)
+        #expect(try store.post(id: 302) == nil)
+        #expect(try store.rawJSON(ofPost: 302)?.contains("답글입니다") == true)
+
+        try store.redact(RedactionRequest(target: .post(301), purge: true, reason: "erasure"), at: Self.when)
+        let parent = try #require(SiteFixture.posts.first { $0.postId == 301 })
+        let counts = try store.record(posts: [parent], at: Self.when)
+        #expect(counts.unchanged == 1)
+        let row = try #require(try store.read { db in try Row.fetchOne(db, sql: "SELECT * FROM post WHERE postId = 301") })
+        #expect(row["title"] as String == "" && row["contents"] as String == "" && row["writerName"] as String == "")
+        #expect(row["raw"] as String == "{}" && row["purged"] as Int == 2)
+        #expect(try store.post(id: 301) == nil)
+    }
+
+    @Test("--purge leaves no byte of the post's title, body or writer in the store file, its WAL or shared memory")
+    func purgeWipesTheFileAndItsWAL() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let secrets = ["숨길 제목 QX7", "숨길 본문 ZK9 한 줄", "Secret Writer"]
+        func traces() throws -> [String] {
+            try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted().flatMap { name in
+                let bytes = try Data(contentsOf: folder.url.appendingPathComponent(name))
+                return secrets.filter { bytes.range(of: Data($0.utf8)) != nil }.map { "\(name): \($0)" }
+            }
+        }
+        let store = try ArchiveStore(path: folder.path("archive.sqlite"))
+        try store.record(boards: SiteFixture.boards, at: Self.when)
+        try store.record(posts: SiteFixture.posts, at: Self.when)
+        var post = SiteFixture.post(
+            500, board: 1, title: secrets[0], at: "2024-05-01T00:00:00Z", writer: secrets[2], contents: "첫 줄\n\(secrets[1])")
+        try store.record(posts: [post, SiteFixture.post(501, at: "2024-05-02T00:00:00Z", writer: secrets[2])], at: Self.when)
+        post.viewCount = 9  // a second version: the first one is left in free pages and WAL frames
+        try store.record(posts: [post], at: Self.when)
+        #expect(try traces().count >= 3)
+        try store.redact(RedactionRequest(target: .post(500), purge: true, reason: "erasure"), at: Self.when)
+        // The writer's other post still names them until the writer is purged too (its redaction keeps only a hash).
+        try store.redact(RedactionRequest(target: .writer("secret writer"), purge: true, reason: "erasure"), at: Self.when)
+        #expect(try traces() == [])
+        #expect(FileManager.default.fileExists(atPath: folder.path("archive.sqlite-wal")))
+        #expect(try store.redactions().map(\.target) == ["500", nil])
+        // A later crawl serving the post again stores only the stub.
+        try store.record(posts: [post], at: Self.when)
+        #expect(try traces() == [])
+    }
+}
