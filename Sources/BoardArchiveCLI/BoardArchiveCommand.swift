@@ -7,6 +7,7 @@ struct BoardArchiveCommand: AsyncParsableCommand {
         commandName: "boardarchive", abstract: "Archive a board API into a static site.",
         discussion: ExitCodes.helpText,
         subcommands: [
+            InitCommand.self,
             DemoCommand.self,
             CrawlCommand.self,
             BuildCommand.self,

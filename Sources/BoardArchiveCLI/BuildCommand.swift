@@ -8,15 +8,17 @@ struct BuildCommand: AsyncParsableCommand {
         commandName: "build", abstract: "Render the archive store into a static site (reads only the store).",
         discussion: "A failed build leaves the previous site untouched.\n\n" + ExitCodes.helpText)
 
+    @OptionGroup var config: ConfigOptions
     @OptionGroup var store: StoreOptions
     @OptionGroup var build: BuildOptions
     @OptionGroup var log: LogOptions
 
     func run() async throws {
         do {
-            let configuration = try build.makeConfiguration()
-            let archive = try ArchiveStore(readingOnly: store.store)
-            let report = try await SitePublishing.build(configuration, store: archive, logger: log.makeLogger())
+            let settings = try config.resolve(store.flagSettings, build.flagSettings, log.flagSettings)
+            let configuration = try build.makeConfiguration(settings)
+            let archive = try ArchiveStore(readingOnly: try settings.required("store"))
+            let report = try await SitePublishing.build(configuration, store: archive, logger: LogOptions.makeLogger(settings))
             print(SitePublishing.describe(report, configuration: configuration))
         } catch let error as ValidationError {
             throw error

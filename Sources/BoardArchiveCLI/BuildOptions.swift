@@ -5,25 +5,22 @@ import Logging
 
 /// The options of `build` (and of `export` and `demo`, which build last).
 ///
-/// Every setting resolves in one place, ``resolved()``: a flag given on the command line, else the `--config`
-/// file, else the default.
+/// Every setting resolves in one place, ``Settings``: a flag given on the command line, else a `BOARDARCHIVE_…`
+/// variable, else the configuration file, else the default.
 struct BuildOptions: ParsableArguments {
-    @Option(help: "A JSON file of build settings (out, templates, timezone, lang, keywords, topKeywords); flags win over it.")
-    var config: String?
-
-    @Option(help: "The output folder. Default: site.")
+    @Option(help: "The output folder. Default: site (build.out).")
     var out: String?
 
-    @Option(help: "A templates folder to use instead of ./templates (copy ./templates to start).")
+    @Option(help: "A templates folder to use instead of ./templates (copy ./templates to start) (build.templates).")
     var templates: String?
 
     @Option(help: "The build's clock, ISO 8601 (e.g. 2026-11-22T09:00:00+09:00). Else SOURCE_DATE_EPOCH, else the system clock.")
     var now: String?
 
-    @Option(help: "The archive's time zone (IANA name, e.g. Asia/Seoul); \"today\" is a day in it. Default: the machine's.")
+    @Option(help: "The archive's time zone (IANA name, e.g. Asia/Seoul); \"today\" is a day in it. Default: the machine's (build.timezone).")
     var timezone: String?
 
-    @Option(help: "Interface language: ko or en. Default: ko.")
+    @Option(help: "Interface language: ko or en. Default: ko (build.lang).")
     var lang: String?
 
     @Flag(help: "Replace a non-empty output folder that boardarchive did not create.")
@@ -32,65 +29,30 @@ struct BuildOptions: ParsableArguments {
     @Flag(help: "Publish even when the new site keeps fewer than half of the previous site's post pages.")
     var allowShrink = false
 
-    @Option(name: .customLong("keyword"), help: "A keyword to pre-render as a result page (repeatable; added to the config file's).")
+    @Option(name: .customLong("keyword"), help: "A keyword to pre-render as a result page (repeatable; added to build.keywords).")
     var keywords: [String] = []
 
-    @Option(help: "How many of the archive's most frequent terms get pre-rendered result pages. Default: 20.")
+    @Option(help: "How many of the archive's most frequent terms get pre-rendered result pages. Default: 20 (build.top-keywords).")
     var topKeywords: Int?
 
-    /// The settings after flags, the config file and defaults are merged and checked.
-    struct Resolved: Equatable {
-        var out: String
-        var templates: String?
-        var timezone: String?
-        var lang: String
-        var keywords: [String]
-        var topKeywords: Int
+    /// The settings given as flags, by key (`--keyword` is not one: it adds to `build.keywords`).
+    var flagSettings: [String: RawSetting] {
+        let given: [String: String?] = [
+            "build.out": out, "build.templates": templates, "build.timezone": timezone, "build.lang": lang,
+            "build.top-keywords": topKeywords.map(String.init),
+        ]
+        return given.compactMapValues { $0.map(RawSetting.scalar) }
     }
 
     func validate() throws {
         if let now, Self.parseInstant(now) == nil {
             throw ValidationError("--now must be an ISO 8601 date-time such as 2026-11-22T09:00:00Z, not \"\(now)\".")
         }
-        _ = try resolved()
-    }
-
-    /// Flag, else config file, else default, for every setting; throws a usage error naming the bad value.
-    func resolved() throws -> Resolved {
-        let file = try config.map(BuildConfigFile.load) ?? BuildConfigFile()
-        let settings = Resolved(
-            out: out ?? file.out ?? "site", templates: templates ?? file.templates, timezone: timezone ?? file.timezone,
-            lang: lang ?? file.lang ?? "ko", keywords: (file.keywords ?? []) + keywords, topKeywords: topKeywords ?? file.topKeywords ?? 20)
-        /// `--flag` when the value came from the command line, else the file's key and the file.
-        func source(_ flag: String, key: String, fromFlag: Bool) -> String {
-            guard !fromFlag, let config else { return "--" + flag }
-            return "\"\(key)\" in \(config)"
-        }
-        try Self.validate(
-            timezone: settings.timezone, lang: settings.lang, timezoneSource: source("timezone", key: "timezone", fromFlag: timezone != nil),
-            langSource: source("lang", key: "lang", fromFlag: lang != nil))
-        guard settings.topKeywords >= 0, settings.topKeywords <= 10_000 else {
-            let name = source("top-keywords", key: "topKeywords", fromFlag: topKeywords != nil)
-            throw ValidationError("\(name) must be between 0 and 10000, not \(settings.topKeywords).")
-        }
         if keywords.contains(where: { $0.trimmingCharacters(in: .whitespaces).isEmpty }) { throw ValidationError("--keyword must not be empty.") }
-        if settings.keywords.contains(where: { $0.trimmingCharacters(in: .whitespaces).isEmpty }) {
-            throw ValidationError("\(source("keyword", key: "keywords", fromFlag: false)) must not hold an empty keyword.")
-        }
-        return settings
     }
 
-    /// Checks `--timezone` and `--lang`, which `demo` takes too; the sources name where each value came from.
-    static func validate(timezone: String?, lang: String, timezoneSource: String = "--timezone", langSource: String = "--lang") throws {
-        if let timezone, TimeZone(identifier: timezone) == nil {
-            throw ValidationError("\(timezoneSource) must be an IANA time zone such as Asia/Seoul, not \"\(timezone)\".")
-        }
-        guard SiteLanguage(rawValue: lang) != nil else { throw ValidationError("\(langSource) must be ko or en, not \"\(lang)\".") }
-    }
-
-    /// Resolves the clock (flag > SOURCE_DATE_EPOCH > system clock) and the rest into the library's configuration.
-    func makeConfiguration(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> BuildConfiguration {
-        let settings = try resolved()
+    /// Resolves the clock (flag > SOURCE_DATE_EPOCH > system clock) and the settings into the library's configuration.
+    func makeConfiguration(_ settings: Settings, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> BuildConfiguration {
         let instant: Date
         if let now, let parsed = Self.parseInstant(now) {
             instant = parsed
@@ -103,10 +65,12 @@ struct BuildOptions: ParsableArguments {
             instant = Date()
         }
         var configuration = BuildConfiguration(
-            outputDirectory: URL(fileURLWithPath: settings.out, isDirectory: true),
-            templatesDirectory: settings.templates.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? Self.defaultTemplatesDirectory(),
-            now: instant, timeZone: settings.timezone.flatMap(TimeZone.init(identifier:)) ?? .current,
-            language: SiteLanguage(rawValue: settings.lang) ?? .ko, force: force, keywords: settings.keywords, topKeywords: settings.topKeywords)
+            outputDirectory: URL(fileURLWithPath: settings.string("build.out") ?? "site", isDirectory: true),
+            templatesDirectory: settings.string("build.templates").map { URL(fileURLWithPath: $0, isDirectory: true) }
+                ?? Self.defaultTemplatesDirectory(),
+            now: instant, timeZone: settings.string("build.timezone").flatMap(TimeZone.init(identifier:)) ?? .current,
+            language: settings.string("build.lang").flatMap(SiteLanguage.init(rawValue:)) ?? .ko, force: force,
+            keywords: (settings.strings("build.keywords") ?? []) + keywords, topKeywords: settings.int("build.top-keywords") ?? 20)
         configuration.allowShrink = allowShrink
         return configuration
     }

@@ -10,15 +10,18 @@ struct CrawlCommand: AsyncParsableCommand {
         discussion: "The token is read from --token-env (default BOARD_API_TOKEN) or --token-file, never from the command line.\n\n"
             + ExitCodes.helpText)
 
+    @OptionGroup var config: ConfigOptions
     @OptionGroup var crawl: CrawlOptions
     @OptionGroup var store: StoreOptions
     @OptionGroup var log: LogOptions
 
     func run() async throws {
-        let logger = log.makeLogger()
         do {
-            let report = try await Self.crawl(crawl.makeConfiguration(), store: ArchiveStore(path: store.store), logger: logger)
-            Self.printSummary(of: report, json: log.jsonLogs)
+            let settings = try config.resolve(crawl.flagSettings, store.flagSettings, log.flagSettings)
+            let logger = LogOptions.makeLogger(settings)
+            let report = try await Self.crawl(
+                crawl.makeConfiguration(settings), store: ArchiveStore(path: settings.required("store")), logger: logger)
+            Self.printSummary(of: report, json: settings.bool("log.json") ?? false)
             try Self.refuseMismatches(in: report)
         } catch let exit as ExitCode {
             throw exit

@@ -12,33 +12,32 @@ struct DemoCommand: AsyncParsableCommand {
             + "are from today), crawls it over HTTP into a fresh store, builds the site and prints its file:// address.\n\n"
             + ExitCodes.helpText)
 
-    @Option(help: "The output folder.")
-    var out: String = "site"
+    @OptionGroup var config: ConfigOptions
 
-    @Option(help: "The archive's time zone (IANA name). Default: the machine's.")
+    @Option(help: "The output folder. Default: site (build.out).")
+    var out: String?
+
+    @Option(help: "The archive's time zone (IANA name). Default: the machine's (build.timezone).")
     var timezone: String?
 
-    @Option(help: "Interface language: ko or en.")
-    var lang: String = "ko"
+    @Option(help: "Interface language: ko or en. Default: ko (build.lang).")
+    var lang: String?
 
-    @Option(help: "Where to keep the demo's archive store (default: a temporary file, removed afterwards).")
+    @Option(help: "Where to keep the demo's archive store (default: a temporary file, removed afterwards; the store setting is not used).")
     var store: String?
 
     @OptionGroup var log: LogOptions
 
-    func validate() throws {
-        try BuildOptions.validate(timezone: timezone, lang: lang)
-    }
-
     func run() async throws {
-        let logger = log.makeLogger()
         let now = Date()
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("boardarchive-demo-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         do {
-            var build = try BuildOptions.parse(["--out", out, "--lang", lang] + (timezone.map { ["--timezone", $0] } ?? []))
-            build.now = nil
-            var buildConfiguration = try build.makeConfiguration(environment: [:])
+            let build = try BuildOptions.parse([])
+            let given: [String: String?] = ["build.out": out, "build.timezone": timezone, "build.lang": lang]
+            let settings = try config.resolve(given.compactMapValues { $0.map(RawSetting.scalar) }, log.flagSettings)
+            let logger = LogOptions.makeLogger(settings)
+            var buildConfiguration = try build.makeConfiguration(settings, environment: [:])
             buildConfiguration.now = now
             try SiteBuilder.checkOutput(of: buildConfiguration)
             let token = UUID().uuidString

@@ -30,9 +30,10 @@ struct CLILogHandler: LogHandler {
 }
 
 extension LogOptions {
-    func makeLogger(label: String = "boardarchive") -> Logger {
-        let level = Logger.Level(rawValue: logLevel) ?? .notice
-        let json = jsonLogs
+    /// The logger of a run, at the resolved `log.level`, plain or JSON (`log.json`).
+    static func makeLogger(_ settings: Settings, label: String = "boardarchive") -> Logger {
+        let level = settings.string("log.level").flatMap(Logger.Level.init(rawValue:)) ?? .notice
+        let json = settings.bool("log.json") ?? false
         return Logger(label: label) { label in CLILogHandler(logLevel: level, json: json, label: label) }
     }
 }
