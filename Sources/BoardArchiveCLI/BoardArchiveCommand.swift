@@ -6,6 +6,7 @@ struct BoardArchiveCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "boardarchive", abstract: "Archive a board API into a static site.",
         discussion: ExitCodes.helpText,
+        version: BoardArchiveVersion.string,
         subcommands: [
             InitCommand.self,
             DemoCommand.self,

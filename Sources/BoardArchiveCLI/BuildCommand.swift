@@ -12,14 +12,17 @@ struct BuildCommand: AsyncParsableCommand {
     @OptionGroup var store: StoreOptions
     @OptionGroup var build: BuildOptions
     @OptionGroup var log: LogOptions
+    @OptionGroup var output: OutputOptions
 
     func run() async throws {
         do {
-            let settings = try config.resolve(store.flagSettings, build.flagSettings, log.flagSettings)
+            let settings = try config.resolve(store.flagSettings, build.flagSettings, output.flagSettings, log.flagSettings)
+            let out = output.makeOutput(settings)
             let configuration = try build.makeConfiguration(settings)
             let archive = try ArchiveStore(readingOnly: try settings.required("store"))
-            let report = try await SitePublishing.build(configuration, store: archive, logger: LogOptions.makeLogger(settings))
-            print(SitePublishing.describe(report, configuration: configuration))
+            let report = try await SitePublishing.build(
+                configuration, store: archive, logger: LogOptions.makeLogger(settings, output: out), output: out)
+            out.say(SitePublishing.describe(report, configuration: configuration))
         } catch let error as ValidationError {
             throw error
         } catch {

@@ -101,8 +101,14 @@ struct BuildOptions: ParsableArguments {
 
 /// Builds the site from a store and prints where it is.
 enum SitePublishing {
-    static func build(_ configuration: BuildConfiguration, store: ArchiveStore, logger: Logging.Logger) async throws -> BuildReport {
-        try await SiteBuilder(configuration: configuration, store: store, logger: logger).build()
+    /// Builds with a progress display of `output` drawn while it runs.
+    static func build(
+        _ configuration: BuildConfiguration, store: ArchiveStore, logger: Logging.Logger, output: CommandOutput = CommandOutput()
+    ) async throws -> BuildReport {
+        let meter = ProgressMeter()
+        let display = output.progress("build", meter)
+        defer { display.finish() }
+        return try await SiteBuilder(configuration: configuration, store: store, logger: logger, progress: meter).build()
     }
 
     /// `file:///…/site/index.html`, the address to open in a browser.

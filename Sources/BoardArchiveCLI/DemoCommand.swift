@@ -27,6 +27,7 @@ struct DemoCommand: AsyncParsableCommand {
     var store: String?
 
     @OptionGroup var log: LogOptions
+    @OptionGroup var output: OutputOptions
 
     func run() async throws {
         let now = Date()
@@ -35,8 +36,9 @@ struct DemoCommand: AsyncParsableCommand {
         do {
             let build = try BuildOptions.parse([])
             let given: [String: String?] = ["build.out": out, "build.timezone": timezone, "build.lang": lang]
-            let settings = try config.resolve(given.compactMapValues { $0.map(RawSetting.scalar) }, log.flagSettings)
-            let logger = LogOptions.makeLogger(settings)
+            let settings = try config.resolve(given.compactMapValues { $0.map(RawSetting.scalar) }, output.flagSettings, log.flagSettings)
+            let out = output.makeOutput(settings)
+            let logger = LogOptions.makeLogger(settings, output: out)
             var buildConfiguration = try build.makeConfiguration(settings, environment: [:])
             buildConfiguration.now = now
             try SiteBuilder.checkOutput(of: buildConfiguration)
@@ -47,15 +49,16 @@ struct DemoCommand: AsyncParsableCommand {
             let crawled: CrawlReport
             do {
                 guard let apiToken = APIToken(token) else { throw ValidationError("internal: empty demo token") }
-                crawled = try await CrawlCommand.crawl(CrawlConfiguration(api: server.baseURL, token: apiToken), store: archive, logger: logger)
+                crawled = try await CrawlCommand.crawl(
+                    CrawlConfiguration(api: server.baseURL, token: apiToken), store: archive, logger: logger, output: out)
                 await server.stop()
             } catch {
                 await server.stop()
                 throw error
             }
-            print("Crawled \(crawled.summary) from the demo API at \(server.baseURL.absoluteString).")
-            let report = try await SitePublishing.build(buildConfiguration, store: archive, logger: logger)
-            print(SitePublishing.describe(report, configuration: buildConfiguration))
+            out.say("Crawled \(crawled.summary) from the demo API at \(server.baseURL.absoluteString).")
+            let report = try await SitePublishing.build(buildConfiguration, store: archive, logger: logger, output: out)
+            out.say(SitePublishing.describe(report, configuration: buildConfiguration))
         } catch let error as ValidationError {
             throw error
         } catch {

@@ -14,19 +14,21 @@ struct ExportCommand: AsyncParsableCommand {
     @OptionGroup var store: StoreOptions
     @OptionGroup var build: BuildOptions
     @OptionGroup var log: LogOptions
+    @OptionGroup var output: OutputOptions
 
     func run() async throws {
         do {
-            let settings = try config.resolve(crawl.flagSettings, store.flagSettings, build.flagSettings, log.flagSettings)
-            let logger = LogOptions.makeLogger(settings)
+            let settings = try config.resolve(crawl.flagSettings, store.flagSettings, build.flagSettings, output.flagSettings, log.flagSettings)
+            let out = output.makeOutput(settings)
+            let logger = LogOptions.makeLogger(settings, output: out)
             let buildConfiguration = try build.makeConfiguration(settings)
             let crawlConfiguration = try crawl.makeConfiguration(settings)
             try SiteBuilder.checkOutput(of: buildConfiguration)
             let archive = try ArchiveStore(path: settings.required("store"))
-            let crawled = try await CrawlCommand.crawl(crawlConfiguration, store: archive, logger: logger)
-            CrawlCommand.printSummary(of: crawled, json: settings.bool("log.json") ?? false)
-            let report = try await SitePublishing.build(buildConfiguration, store: archive, logger: logger)
-            print(SitePublishing.describe(report, configuration: buildConfiguration))
+            let crawled = try await CrawlCommand.crawl(crawlConfiguration, store: archive, logger: logger, output: out)
+            CrawlCommand.printSummary(of: crawled, output: out)
+            let report = try await SitePublishing.build(buildConfiguration, store: archive, logger: logger, output: out)
+            out.say(SitePublishing.describe(report, configuration: buildConfiguration))
             try CrawlCommand.refuseMismatches(in: crawled)
         } catch let error as ExitCode {
             throw error

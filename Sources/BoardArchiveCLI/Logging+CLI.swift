@@ -7,6 +7,8 @@ struct CLILogHandler: LogHandler {
     var logLevel: Logger.Level
     let json: Bool
     let label: String
+    /// Whether a live progress line may stand on the terminal, to be cleared before a log line.
+    var clearsLine = false
 
     subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
@@ -25,15 +27,16 @@ struct CLILogHandler: LogHandler {
             let fields = merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
             line = "\(event.level.rawValue): \(event.message)" + (fields.isEmpty ? "" : " (\(fields))")
         }
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        FileHandle.standardError.write(Data(((clearsLine ? Terminal.clearLine : "") + line + "\n").utf8))
     }
 }
 
 extension LogOptions {
     /// The logger of a run, at the resolved `log.level`, plain or JSON (`log.json`).
-    static func makeLogger(_ settings: Settings, label: String = "boardarchive") -> Logger {
+    static func makeLogger(_ settings: Settings, output: CommandOutput = CommandOutput(), label: String = "boardarchive") -> Logger {
         let level = settings.string("log.level").flatMap(Logger.Level.init(rawValue:)) ?? .notice
         let json = settings.bool("log.json") ?? false
-        return Logger(label: label) { label in CLILogHandler(logLevel: level, json: json, label: label) }
+        let clears = output.clearsLiveLine
+        return Logger(label: label) { label in CLILogHandler(logLevel: level, json: json, label: label, clearsLine: clears) }
     }
 }

@@ -40,5 +40,8 @@ extension SettingKey {
             "log.level", .choice(["trace", "debug", "info", "notice", "warning", "error", "critical"]), flag: "--log-level", default: "notice",
             "Log level on standard error."),
         SettingKey("log.json", .boolean, flag: "--json-logs", default: "false", "Log JSON lines instead of plain text (for CI)."),
+        SettingKey(
+            "log.progress-interval", .number(0.01...3_600), default: "5",
+            "Seconds between progress lines when standard error is not a terminal (CI); a terminal redraws in place."),
     ]
 }

@@ -64,5 +64,5 @@ struct SettingKey: Sendable {
     static func forEnvironmentVariable(_ variable: String) -> SettingKey? { all.first { $0.environmentVariable == variable } }
 
     /// Environment variables starting with `BOARDARCHIVE_` that are not settings but are still allowed.
-    static let otherVariables: Set<String> = ["BOARDARCHIVE_CONFIG", "BOARDARCHIVE_TEST_KILL_AT", "BOARDARCHIVE_PROGRESS_INTERVAL"]
+    static let otherVariables: Set<String> = ["BOARDARCHIVE_CONFIG", "BOARDARCHIVE_TEST_KILL_AT"]
 }
