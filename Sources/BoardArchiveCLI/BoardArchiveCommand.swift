@@ -13,6 +13,7 @@ struct BoardArchiveCommand: AsyncParsableCommand {
             CrawlCommand.self,
             BuildCommand.self,
             ExportCommand.self,
+            ServeCommand.self,
             FixtureAPICommand.self,
             BenchDataCommand.self,
         ])
