@@ -125,7 +125,9 @@ struct ConfigCommandTests {
     }
 
     @Test func withoutAnAPIURLTheErrorSaysWhereToGiveOne() async throws {
-        let crawl = try await CommandRunner.run(["crawl"], environment: ["BOARD_API_TOKEN": "t"])
+        // The test and benchmark hooks are not settings, and are not refused as unknown variables.
+        let hooks = ["BOARD_API_TOKEN": "t", "BOARDARCHIVE_SEARCH_SITE": "/tmp/x", "BOARDARCHIVE_TEST_ANYTHING": "1"]
+        let crawl = try await CommandRunner.run(["crawl"], environment: hooks)
         #expect(crawl.status == 64)
         #expect(crawl.stderr.contains("No value for api.url: pass --api, set BOARDARCHIVE_API_URL, set api.url in boardarchive.yaml"))
         let both = try await CommandRunner.run(["crawl", "--api", "http://127.0.0.1:9/api/v2", "--token-env", "X", "--token-file", "/tmp/t"])

@@ -63,6 +63,9 @@ struct SettingKey: Sendable {
     /// The setting a `BOARDARCHIVE_…` variable gives, if any.
     static func forEnvironmentVariable(_ variable: String) -> SettingKey? { all.first { $0.environmentVariable == variable } }
 
-    /// Environment variables starting with `BOARDARCHIVE_` that are not settings but are still allowed.
-    static let otherVariables: Set<String> = ["BOARDARCHIVE_CONFIG", "BOARDARCHIVE_TEST_KILL_AT"]
+    /// Environment variables starting with `BOARDARCHIVE_` that are not settings but are still allowed: the file's
+    /// path, and the test suite's and benchmarks' hooks (`BOARDARCHIVE_TEST_…`, `BOARDARCHIVE_SEARCH_…`).
+    static func isOtherVariable(_ variable: String) -> Bool {
+        variable == "BOARDARCHIVE_CONFIG" || variable.hasPrefix("BOARDARCHIVE_TEST_") || variable.hasPrefix("BOARDARCHIVE_SEARCH_")
+    }
 }

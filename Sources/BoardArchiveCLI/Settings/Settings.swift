@@ -33,7 +33,7 @@ struct Settings {
         var environmentValues: [String: String] = [:]
         var environmentOrigins: [String: SettingOrigin] = [:]
         for (variable, value) in environment.sorted(by: { $0.key < $1.key }) where variable.hasPrefix("BOARDARCHIVE_") {
-            guard !SettingKey.otherVariables.contains(variable) else { continue }
+            guard !SettingKey.isOtherVariable(variable) else { continue }
             guard let key = SettingKey.forEnvironmentVariable(variable) else {
                 let suggestion = SettingKey.all.map(\.environmentVariable).nearest(to: variable)
                 throw SettingsError(key: variable, origin: .environment(variable), reason: .unknownVariable(suggestion: suggestion))
