@@ -135,6 +135,21 @@ struct ConfigCommandTests {
         #expect(both.stderr.contains("--token-file and --token-env are both given at the same level; keep one."), "\(both.stderr)")
     }
 
+    /// The settings table and the commands' flags agree: every flag the starter file names is one `export` takes.
+    @Test func everyFlagTheStarterFileNamesIsARealFlag() async throws {
+        let folder = try CommandRunner.temporaryFolder("boardarchive-config")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let written = try await CommandRunner.run(["init"], in: folder)
+        #expect(written.status == 0)
+        let text = try String(contentsOf: folder.appendingPathComponent("boardarchive.yaml"), encoding: .utf8)
+        let flags = text.components(separatedBy: "(--").dropFirst().compactMap { part in
+            part.range(of: #"^[a-z-]+, BOARDARCHIVE_"#, options: .regularExpression).map { String(part[$0].prefix { $0 != "," }) }
+        }
+        #expect(flags.count >= 18, "\(flags)")
+        let help = try await CommandRunner.run(["export", "--help"])
+        for flag in flags { #expect(help.stdout.contains("--\(flag) ") || help.stdout.contains("--\(flag)\n"), "--\(flag)") }
+    }
+
     @Test func initWritesAStarterFileThatParsesAndBuildsLikeTheDefaults() async throws {
         let folder = try await Self.demoStore()
         defer { try? FileManager.default.removeItem(at: folder) }
