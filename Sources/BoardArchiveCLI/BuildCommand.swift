@@ -8,18 +8,23 @@ struct BuildCommand: AsyncParsableCommand {
         commandName: "build", abstract: "Render the archive store into a static site (reads only the store).",
         discussion: "A failed build leaves the previous site untouched.\n\n" + ExitCodes.helpText)
 
+    @OptionGroup var config: ConfigOptions
     @OptionGroup var store: StoreOptions
     @OptionGroup var build: BuildOptions
     @OptionGroup var pseudonyms: PseudonymOptions
     @OptionGroup var log: LogOptions
+    @OptionGroup var output: OutputOptions
 
     func run() async throws {
         do {
-            var configuration = try build.makeConfiguration()
+            let settings = try config.resolve(store.flagSettings, build.flagSettings, output.flagSettings, log.flagSettings)
+            let out = output.makeOutput(settings)
+            var configuration = try build.makeConfiguration(settings)
             configuration.pseudonymKey = try pseudonyms.key()
-            let archive = try ArchiveStore(readingOnly: store.store)
-            let report = try await SitePublishing.build(configuration, store: archive, logger: log.makeLogger())
-            print(SitePublishing.describe(report, configuration: configuration))
+            let archive = try ArchiveStore(readingOnly: try settings.required("store"))
+            let report = try await SitePublishing.build(
+                configuration, store: archive, logger: LogOptions.makeLogger(settings, output: out), output: out)
+            out.say(SitePublishing.describe(report, configuration: configuration))
         } catch let error as ValidationError {
             throw error
         } catch {

@@ -5,25 +5,22 @@ import Logging
 
 /// The options of `build` (and of `export` and `demo`, which build last).
 ///
-/// Every setting resolves in one place, ``resolved()``: a flag given on the command line, else the `--config`
-/// file, else the default.
+/// Every setting resolves in one place, ``Settings``: a flag given on the command line, else a `BOARDARCHIVE_…`
+/// variable, else the configuration file, else the default.
 struct BuildOptions: ParsableArguments {
-    @Option(help: "A JSON file of build settings (out, templates, timezone, lang, keywords, topKeywords); flags win over it.")
-    var config: String?
-
-    @Option(help: "The output folder. Default: site.")
+    @Option(help: "The output folder. Default: site (build.out).")
     var out: String?
 
-    @Option(help: "A templates folder to use instead of ./templates (copy ./templates to start).")
+    @Option(help: "A templates folder to use instead of ./templates (copy ./templates to start) (build.templates).")
     var templates: String?
 
     @Option(help: "The build's clock, ISO 8601 (e.g. 2026-11-22T09:00:00+09:00). Else SOURCE_DATE_EPOCH, else the system clock.")
     var now: String?
 
-    @Option(help: "The archive's time zone (IANA name, e.g. Asia/Seoul); \"today\" is a day in it. Default: the machine's.")
+    @Option(help: "The archive's time zone (IANA name, e.g. Asia/Seoul); \"today\" is a day in it. Default: the machine's (build.timezone).")
     var timezone: String?
 
-    @Option(help: "Interface language: ko or en. Default: ko.")
+    @Option(help: "Interface language: ko or en. Default: ko (build.lang).")
     var lang: String?
 
     @Flag(help: "Replace a non-empty output folder that boardarchive did not create.")
@@ -32,85 +29,38 @@ struct BuildOptions: ParsableArguments {
     @Flag(help: "Publish even when the new site keeps fewer than half of the previous site's post pages.")
     var allowShrink = false
 
-    @Option(name: .customLong("keyword"), help: "A keyword to pre-render as a result page (repeatable; added to the config file's).")
+    @Option(name: .customLong("keyword"), help: "A keyword to pre-render as a result page (repeatable; added to build.keywords).")
     var keywords: [String] = []
 
-    @Option(help: "How many of the archive's most frequent terms get pre-rendered result pages. Default: 20.")
+    @Option(help: "How many of the archive's most frequent terms get pre-rendered result pages. Default: 20 (build.top-keywords).")
     var topKeywords: Int?
 
-    @Option(help: "Where the site will be published (https://example.org/archive/): adds sitemap.xml and robots.txt, absolute feed links.")
+    @Option(
+        help:
+            "Where the site will be published (https://example.org/archive/): adds sitemap.xml and robots.txt, absolute feed links (build.base-url).")
     var baseUrl: String?
 
-    @Flag(help: "Ask search engines not to index any page (a robots noindex tag on every page, no sitemap).")
+    @Flag(help: "Ask search engines not to index any page: a robots noindex tag on every page, no sitemap (build.noindex).")
     var noindex = false
 
-    /// The settings after flags, the config file and defaults are merged and checked.
-    struct Resolved: Equatable {
-        var out: String
-        var templates: String?
-        var timezone: String?
-        var lang: String
-        var keywords: [String]
-        var topKeywords: Int
+    /// The settings given as flags, by key (`--keyword` is not one: it adds to `build.keywords`).
+    var flagSettings: [String: RawSetting] {
+        let given: [String: String?] = [
+            "build.out": out, "build.templates": templates, "build.timezone": timezone, "build.lang": lang,
+            "build.top-keywords": topKeywords.map(String.init), "build.base-url": baseUrl, "build.noindex": noindex ? "true" : nil,
+        ]
+        return given.compactMapValues { $0.map(RawSetting.scalar) }
     }
 
     func validate() throws {
         if let now, Self.parseInstant(now) == nil {
             throw ValidationError("--now must be an ISO 8601 date-time such as 2026-11-22T09:00:00Z, not \"\(now)\".")
         }
-        _ = try resolved()
-        _ = try Self.parseBaseURL(baseUrl)
-    }
-
-    /// `--base-url` as an absolute http(s) URL ending in `/`, or nil when not given.
-    static func parseBaseURL(_ text: String?) throws -> URL? {
-        guard let text else { return nil }
-        guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(), ["http", "https"].contains(scheme),
-            components.host?.isEmpty == false, components.query == nil, components.fragment == nil
-        else {
-            throw ValidationError(
-                "--base-url must be an absolute http or https address without query or fragment, such as https://example.org/archive/, not \"\(text)\"."
-            )
-        }
-        return URL(string: text.hasSuffix("/") ? text : text + "/")
-    }
-
-    /// Flag, else config file, else default, for every setting; throws a usage error naming the bad value.
-    func resolved() throws -> Resolved {
-        let file = try config.map(BuildConfigFile.load) ?? BuildConfigFile()
-        let settings = Resolved(
-            out: out ?? file.out ?? "site", templates: templates ?? file.templates, timezone: timezone ?? file.timezone,
-            lang: lang ?? file.lang ?? "ko", keywords: (file.keywords ?? []) + keywords, topKeywords: topKeywords ?? file.topKeywords ?? 20)
-        /// `--flag` when the value came from the command line, else the file's key and the file.
-        func source(_ flag: String, key: String, fromFlag: Bool) -> String {
-            guard !fromFlag, let config else { return "--" + flag }
-            return "\"\(key)\" in \(config)"
-        }
-        try Self.validate(
-            timezone: settings.timezone, lang: settings.lang, timezoneSource: source("timezone", key: "timezone", fromFlag: timezone != nil),
-            langSource: source("lang", key: "lang", fromFlag: lang != nil))
-        guard settings.topKeywords >= 0, settings.topKeywords <= 10_000 else {
-            let name = source("top-keywords", key: "topKeywords", fromFlag: topKeywords != nil)
-            throw ValidationError("\(name) must be between 0 and 10000, not \(settings.topKeywords).")
-        }
         if keywords.contains(where: { $0.trimmingCharacters(in: .whitespaces).isEmpty }) { throw ValidationError("--keyword must not be empty.") }
-        if settings.keywords.contains(where: { $0.trimmingCharacters(in: .whitespaces).isEmpty }) {
-            throw ValidationError("\(source("keyword", key: "keywords", fromFlag: false)) must not hold an empty keyword.")
-        }
-        return settings
     }
 
-    /// Checks `--timezone` and `--lang`, which `demo` takes too; the sources name where each value came from.
-    static func validate(timezone: String?, lang: String, timezoneSource: String = "--timezone", langSource: String = "--lang") throws {
-        if let timezone, TimeZone(identifier: timezone) == nil {
-            throw ValidationError("\(timezoneSource) must be an IANA time zone such as Asia/Seoul, not \"\(timezone)\".")
-        }
-        guard SiteLanguage(rawValue: lang) != nil else { throw ValidationError("\(langSource) must be ko or en, not \"\(lang)\".") }
-    }
-
-    /// Resolves the clock (flag > SOURCE_DATE_EPOCH > system clock) and the rest into the library's configuration.
-    func makeConfiguration(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> BuildConfiguration {
-        let settings = try resolved()
+    /// Resolves the clock (flag > SOURCE_DATE_EPOCH > system clock) and the settings into the library's configuration.
+    func makeConfiguration(_ settings: Settings, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> BuildConfiguration {
         let instant: Date
         if let now, let parsed = Self.parseInstant(now) {
             instant = parsed
@@ -123,14 +73,29 @@ struct BuildOptions: ParsableArguments {
             instant = Date()
         }
         var configuration = BuildConfiguration(
-            outputDirectory: URL(fileURLWithPath: settings.out, isDirectory: true),
-            templatesDirectory: settings.templates.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? Self.defaultTemplatesDirectory(),
-            now: instant, timeZone: settings.timezone.flatMap(TimeZone.init(identifier:)) ?? .current,
-            language: SiteLanguage(rawValue: settings.lang) ?? .ko, force: force, keywords: settings.keywords, topKeywords: settings.topKeywords)
+            outputDirectory: URL(fileURLWithPath: settings.string("build.out") ?? "site", isDirectory: true),
+            templatesDirectory: settings.string("build.templates").map { URL(fileURLWithPath: $0, isDirectory: true) }
+                ?? Self.defaultTemplatesDirectory(),
+            now: instant, timeZone: settings.string("build.timezone").flatMap(TimeZone.init(identifier:)) ?? .current,
+            language: settings.string("build.lang").flatMap(SiteLanguage.init(rawValue:)) ?? .ko, force: force,
+            keywords: (settings.strings("build.keywords") ?? []) + keywords, topKeywords: settings.int("build.top-keywords") ?? 20)
         configuration.allowShrink = allowShrink
-        configuration.baseURL = try Self.parseBaseURL(baseUrl)
-        configuration.noindex = noindex
+        configuration.baseURL = try Self.parseBaseURL(settings.string("build.base-url"))
+        configuration.noindex = settings.bool("build.noindex") ?? false
         return configuration
+    }
+
+    /// The base URL (`--base-url`, `build.base-url`) as an absolute http(s) address ending in `/`, or nil when not given.
+    static func parseBaseURL(_ text: String?) throws -> URL? {
+        guard let text else { return nil }
+        guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(), ["http", "https"].contains(scheme),
+            components.host?.isEmpty == false, components.query == nil, components.fragment == nil
+        else {
+            throw ValidationError(
+                "--base-url (build.base-url) must be an absolute http or https address without query or fragment, "
+                    + "such as https://example.org/archive/, not \"\(text)\".")
+        }
+        return URL(string: text.hasSuffix("/") ? text : text + "/")
     }
 
     /// `./templates` when it exists, else the `templates` folder of the checkout the executable was built in
@@ -159,8 +124,14 @@ struct BuildOptions: ParsableArguments {
 
 /// Builds the site from a store and prints where it is.
 enum SitePublishing {
-    static func build(_ configuration: BuildConfiguration, store: ArchiveStore, logger: Logging.Logger) async throws -> BuildReport {
-        try await SiteBuilder(configuration: configuration, store: store, logger: logger).build()
+    /// Builds with a progress display of `output` drawn while it runs.
+    static func build(
+        _ configuration: BuildConfiguration, store: ArchiveStore, logger: Logging.Logger, output: CommandOutput = CommandOutput()
+    ) async throws -> BuildReport {
+        let meter = ProgressMeter()
+        let display = output.progress("build", meter)
+        defer { display.finish() }
+        return try await SiteBuilder(configuration: configuration, store: store, logger: logger, progress: meter).build()
     }
 
     /// `file:///…/site/index.html`, the address to open in a browser.
@@ -169,7 +140,8 @@ enum SitePublishing {
     }
 
     static func describe(_ report: BuildReport, configuration: BuildConfiguration) -> String {
-        "Built \(report.total) files (\(report.rendered) rendered, \(report.written) written, \(report.unchanged) unchanged, \(report.removed) removed; \(report.redacted) redacted posts) into "
+        "Built \(report.total) files (\(report.rendered) rendered, \(report.written) written, \(report.unchanged) unchanged, \(report.removed) removed; "
+            + "\(report.redacted) redacted posts) into "
             + "\(configuration.outputDirectory.path).\nOpen \(indexURL(of: configuration))"
     }
 }

@@ -10,15 +10,20 @@ struct CrawlCommand: AsyncParsableCommand {
         discussion: "The token is read from --token-env (default BOARD_API_TOKEN) or --token-file, never from the command line.\n\n"
             + ExitCodes.helpText)
 
+    @OptionGroup var config: ConfigOptions
     @OptionGroup var crawl: CrawlOptions
     @OptionGroup var store: StoreOptions
     @OptionGroup var log: LogOptions
+    @OptionGroup var output: OutputOptions
 
     func run() async throws {
-        let logger = log.makeLogger()
         do {
-            let report = try await Self.crawl(crawl.makeConfiguration(), store: ArchiveStore(path: store.store), logger: logger)
-            Self.printSummary(of: report, json: log.jsonLogs)
+            let settings = try config.resolve(crawl.flagSettings, store.flagSettings, output.flagSettings, log.flagSettings)
+            let out = output.makeOutput(settings)
+            let logger = LogOptions.makeLogger(settings, output: out)
+            let report = try await Self.crawl(
+                crawl.makeConfiguration(settings), store: ArchiveStore(path: settings.required("store")), logger: logger, output: out)
+            Self.printSummary(of: report, output: out)
             try Self.refuseMismatches(in: report)
         } catch let exit as ExitCode {
             throw exit
@@ -42,35 +47,42 @@ struct CrawlCommand: AsyncParsableCommand {
 
     /// Prints the crawl's summary line and one line per board saying what was read and why; with `--json-logs`, one
     /// JSON object instead.
-    static func printSummary(of report: CrawlReport, json: Bool) {
-        if json {
-            print(report.jsonSummary)
+    static func printSummary(of report: CrawlReport, output: CommandOutput) {
+        if output.json {
+            output.say(report.jsonSummary)
             return
         }
-        print("Crawled \(report.summary).")
-        for board in report.boardSummaries { print("  \(board.line)") }
+        output.say("Crawled \(report.summary).")
+        for board in report.boardSummaries { output.say("  \(board.line)") }
     }
 
     /// Runs a crawl with the real HTTP transport, shutting it down on every path, with `SIGINT`/`SIGTERM` trapped
     /// while it runs; a crawl stopped by one prints how to resume and throws its exit code (130 or 143).
-    static func crawl(_ configuration: CrawlConfiguration, store: ArchiveStore, logger: Logging.Logger) async throws -> CrawlReport {
+    static func crawl(
+        _ configuration: CrawlConfiguration, store: ArchiveStore, logger: Logging.Logger, output: CommandOutput = CommandOutput()
+    ) async throws -> CrawlReport {
         let transport = AsyncHTTPTransport(readTimeout: configuration.retryPolicy.requestTimeout)
         let trap = SignalTrap()
         trap.install()
         defer { trap.remove() }
+        let meter = ProgressMeter()
+        let display = output.progress("crawl", meter)
+        defer { display.finish() }
         do {
             let report = try await Crawler(
                 configuration: configuration, transport: transport, store: store, logger: logger, stop: trap.stop,
-                observe: TestKillHook.observer(ProcessInfo.processInfo.environment)
+                observe: TestKillHook.observer(ProcessInfo.processInfo.environment), progress: meter
             ).run()
             try await transport.shutdown()
             return report
         } catch let error as CrawlError where error.reason == .interrupted {
+            display.finish()
             try? await transport.shutdown()
             let (code, message) = trap.interruption(error)
             FileHandle.standardError.write(Data(message.utf8))
             throw ExitCode(code)
         } catch {
+            display.finish()
             try? await transport.shutdown()
             throw error
         }

@@ -1,85 +1,62 @@
 import ArgumentParser
 import BoardArchive
 import Foundation
-import Logging
 
 /// The options of `crawl` (and of `export`, which crawls first).
+///
+/// Every flag is optional: a flag not given leaves the setting to `BOARDARCHIVE_…`, the configuration file or the
+/// default (see ``Settings``), which also checks the values.
 struct CrawlOptions: ParsableArguments {
-    @Option(help: "The board API base URL, e.g. https://mp-dev.mail-server.kr/api/v2.")
-    var api: String
+    @Option(help: "The board API base URL, e.g. https://mp-dev.mail-server.kr/api/v2 (api.url).")
+    var api: String?
 
-    @Option(help: "The environment variable holding the API token.")
-    var tokenEnv: String = "BOARD_API_TOKEN"
+    @Option(help: "The environment variable holding the API token. Default: BOARD_API_TOKEN (api.token-env).")
+    var tokenEnv: String?
 
-    @Option(help: "A file holding the API token (instead of --token-env).")
+    @Option(help: "A file holding the API token, instead of --token-env (api.token-file).")
     var tokenFile: String?
 
-    @Option(help: "Boards crawled at the same time (requests in flight at most).")
-    var concurrency: Int = 4
+    @Option(help: "Boards crawled at the same time (requests in flight at most). Default: 4 (crawl.concurrency).")
+    var concurrency: Int?
 
-    @Option(help: "Posts requested per page (the API's limit), at least 2.")
-    var pageSize: Int = 30
+    @Option(help: "Posts requested per page (the API's limit), at least 2. Default: 30 (crawl.page-size).")
+    var pageSize: Int?
 
-    @Option(name: .customLong("max-rps"), help: "The most requests started per second (default: no cap).")
+    @Option(name: .customLong("max-rps"), help: "The most requests started per second. Default: no cap (crawl.max-rps).")
     var maxRequestsPerSecond: Double?
 
-    @Option(help: "Attempts per request on 5xx, timeouts and dropped connections, the first included.")
-    var retries: Int = 8
+    @Option(help: "Attempts per request on 5xx, timeouts and dropped connections, the first included. Default: 8 (crawl.retries).")
+    var retries: Int?
 
-    @Option(help: "Seconds allowed for one request.")
-    var requestTimeout: Double = 30
+    @Option(help: "Seconds allowed for one request. Default: 30 (crawl.request-timeout).")
+    var requestTimeout: Double?
 
-    @Flag(help: "Read every board in full now instead of incrementally from the newest end.")
+    @Flag(help: "Read every board in full now instead of incrementally from the newest end (nightly.full).")
     var full = false
 
     @Option(
         help: ArgumentHelp(
-            "The share of every board re-read each run to find edits and deletions (a fraction such as 1/7, or 0.25; 0 turns it off).",
-            valueName: "F"))
-    var verifyFraction: String = "1/7"
+            "The share of every board re-read each run to find edits and deletions (1/7, 0.25; 0 turns it off). Default: 1/7 "
+                + "(nightly.verify-fraction).", valueName: "F"))
+    var verifyFraction: String?
 
-    /// `--verify-fraction` as a number: `a/b` or a decimal, 0…1; nil when it is neither.
-    var verifyFractionValue: Double? {
-        let parts = verifyFraction.split(separator: "/", omittingEmptySubsequences: false)
-        let value: Double?
-        if parts.count == 2, let top = Double(parts[0]), let bottom = Double(parts[1]), bottom > 0 {
-            value = top / bottom
-        } else {
-            value = Double(verifyFraction)
-        }
-        return value.flatMap { (0...1).contains($0) ? $0 : nil }
+    /// The settings given as flags, by key.
+    var flagSettings: [String: RawSetting] {
+        let given: [String: String?] = [
+            "api.url": api, "api.token-env": tokenEnv, "api.token-file": tokenFile, "crawl.concurrency": concurrency.map(String.init),
+            "crawl.page-size": pageSize.map(String.init), "crawl.max-rps": maxRequestsPerSecond.map { String($0) },
+            "crawl.retries": retries.map(String.init), "crawl.request-timeout": requestTimeout.map { String($0) },
+            "nightly.full": full ? "true" : nil, "nightly.verify-fraction": verifyFraction,
+        ]
+        return given.compactMapValues { $0.map(RawSetting.scalar) }
     }
 
-    func validate() throws {
-        if tokenFile != nil, tokenEnv != "BOARD_API_TOKEN" {
-            throw ValidationError("Pass either --token-env or --token-file, not both.")
-        }
-        guard let url = URL(string: api), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host != nil else {
-            throw ValidationError("--api must be an http(s) URL such as https://mp-dev.mail-server.kr/api/v2, not \"\(api)\".")
-        }
-        guard URLComponents(string: api)?.user == nil else {
-            throw ValidationError("--api must not carry credentials; pass the token with --token-env or --token-file.")
-        }
-        guard concurrency >= 1, concurrency <= 64 else { throw ValidationError("--concurrency must be between 1 and 64, not \(concurrency).") }
-        guard pageSize >= 2, pageSize <= 1_000 else {
-            throw ValidationError("--page-size must be between 2 and 1000 (pages overlap by one post), not \(pageSize).")
-        }
-        guard retries >= 1, retries <= 100 else { throw ValidationError("--retries must be between 1 and 100, not \(retries).") }
-        guard requestTimeout >= 0.1, requestTimeout <= 3_600 else {
-            throw ValidationError("--request-timeout must be between 0.1 and 3600 seconds, not \(requestTimeout).")
-        }
-        guard verifyFractionValue != nil else {
-            throw ValidationError("--verify-fraction must be a fraction from 0 to 1 such as 1/7 or 0.25, not \"\(verifyFraction)\".")
-        }
-        if let rate = maxRequestsPerSecond, !(rate >= 0.01 && rate <= 10_000) {
-            throw ValidationError("--max-rps must be between 0.01 and 10000, not \(rate).")
-        }
-    }
-
-    /// Reads the token (file first when given, else the environment variable) and builds the configuration.
-    func makeConfiguration(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> CrawlConfiguration {
+    /// Reads the token (the token file or the environment variable, whichever is given at the higher level) and builds
+    /// the configuration from the resolved settings.
+    func makeConfiguration(_ settings: Settings, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> CrawlConfiguration {
+        let api = try settings.required("api.url")
         let token: APIToken
-        if let tokenFile {
+        if try settings.winner(of: "api.token-file", or: "api.token-env") == "api.token-file", let tokenFile = settings.string("api.token-file") {
             guard let text = try? String(contentsOfFile: tokenFile, encoding: .utf8) else {
                 throw CrawlError(request: "reading the token", reason: .missingToken("cannot read the token file \(tokenFile)"))
             }
@@ -89,6 +66,7 @@ struct CrawlOptions: ParsableArguments {
             }
             token = value
         } else {
+            let tokenEnv = settings.string("api.token-env") ?? "BOARD_API_TOKEN"
             guard let text = environment[tokenEnv], !text.isEmpty else {
                 throw CrawlError(
                     request: "reading the token",
@@ -100,31 +78,38 @@ struct CrawlOptions: ParsableArguments {
             }
             token = value
         }
-        guard let url = URL(string: api) else { throw ValidationError("--api is not a URL.") }
+        guard let url = URL(string: api) else {
+            throw SettingsError(key: "api.url", origin: settings.origin(of: "api.url") ?? .defaultValue, reason: .missing)
+        }
+        let timeout = settings.double("crawl.request-timeout") ?? 30
         return CrawlConfiguration(
-            api: url, token: token, pageSize: pageSize, concurrency: concurrency, maxRequestsPerSecond: maxRequestsPerSecond,
-            retryPolicy: RetryPolicy(maxAttempts: retries, requestTimeout: .milliseconds(Int64(requestTimeout * 1_000))), readsEverything: full,
-            verifyFraction: verifyFractionValue ?? 1.0 / 7)
+            api: url, token: token, pageSize: settings.int("crawl.page-size") ?? 30, concurrency: settings.int("crawl.concurrency") ?? 4,
+            maxRequestsPerSecond: settings.double("crawl.max-rps"),
+            retryPolicy: RetryPolicy(maxAttempts: settings.int("crawl.retries") ?? 8, requestTimeout: .milliseconds(Int64(timeout * 1_000))),
+            readsEverything: settings.bool("nightly.full") ?? false, verifyFraction: settings.double("nightly.verify-fraction") ?? 1.0 / 7)
     }
 }
 
 /// Where the archive store lives.
 struct StoreOptions: ParsableArguments {
-    @Option(help: "The archive store (SQLite file).")
-    var store: String = "archive.sqlite"
+    @Option(help: "The archive store (SQLite file). Default: archive.sqlite (store).")
+    var store: String?
+
+    /// The settings given as flags, by key.
+    var flagSettings: [String: RawSetting] { store.map { ["store": .scalar($0)] } ?? [:] }
 }
 
 /// How much the command logs, and how.
 struct LogOptions: ParsableArguments {
-    @Option(help: "Log level: trace, debug, info, notice, warning, error.")
-    var logLevel: String = "notice"
+    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical. Default: notice (log.level).")
+    var logLevel: String?
 
-    @Flag(help: "Log JSON lines instead of plain text (for CI).")
+    @Flag(help: "Log JSON lines instead of plain text, for CI (log.json).")
     var jsonLogs = false
 
-    func validate() throws {
-        guard Logger.Level(rawValue: logLevel) != nil else {
-            throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical, not \"\(logLevel)\".")
-        }
+    /// The settings given as flags, by key.
+    var flagSettings: [String: RawSetting] {
+        let given: [String: String?] = ["log.level": logLevel, "log.json": jsonLogs ? "true" : nil]
+        return given.compactMapValues { $0.map(RawSetting.scalar) }
     }
 }

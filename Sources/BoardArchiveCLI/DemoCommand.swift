@@ -12,33 +12,34 @@ struct DemoCommand: AsyncParsableCommand {
             + "are from today), crawls it over HTTP into a fresh store, builds the site and prints its file:// address.\n\n"
             + ExitCodes.helpText)
 
-    @Option(help: "The output folder.")
-    var out: String = "site"
+    @OptionGroup var config: ConfigOptions
 
-    @Option(help: "The archive's time zone (IANA name). Default: the machine's.")
+    @Option(help: "The output folder. Default: site (build.out).")
+    var out: String?
+
+    @Option(help: "The archive's time zone (IANA name). Default: the machine's (build.timezone).")
     var timezone: String?
 
-    @Option(help: "Interface language: ko or en.")
-    var lang: String = "ko"
+    @Option(help: "Interface language: ko or en. Default: ko (build.lang).")
+    var lang: String?
 
-    @Option(help: "Where to keep the demo's archive store (default: a temporary file, removed afterwards).")
+    @Option(help: "Where to keep the demo's archive store (default: a temporary file, removed afterwards; the store setting is not used).")
     var store: String?
 
     @OptionGroup var log: LogOptions
-
-    func validate() throws {
-        try BuildOptions.validate(timezone: timezone, lang: lang)
-    }
+    @OptionGroup var output: OutputOptions
 
     func run() async throws {
-        let logger = log.makeLogger()
         let now = Date()
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("boardarchive-demo-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         do {
-            var build = try BuildOptions.parse(["--out", out, "--lang", lang] + (timezone.map { ["--timezone", $0] } ?? []))
-            build.now = nil
-            var buildConfiguration = try build.makeConfiguration(environment: [:])
+            let build = try BuildOptions.parse([])
+            let given: [String: String?] = ["build.out": out, "build.timezone": timezone, "build.lang": lang]
+            let settings = try config.resolve(given.compactMapValues { $0.map(RawSetting.scalar) }, output.flagSettings, log.flagSettings)
+            let out = output.makeOutput(settings)
+            let logger = LogOptions.makeLogger(settings, output: out)
+            var buildConfiguration = try build.makeConfiguration(settings, environment: [:])
             buildConfiguration.now = now
             try SiteBuilder.checkOutput(of: buildConfiguration)
             let token = UUID().uuidString
@@ -48,15 +49,16 @@ struct DemoCommand: AsyncParsableCommand {
             let crawled: CrawlReport
             do {
                 guard let apiToken = APIToken(token) else { throw ValidationError("internal: empty demo token") }
-                crawled = try await CrawlCommand.crawl(CrawlConfiguration(api: server.baseURL, token: apiToken), store: archive, logger: logger)
+                crawled = try await CrawlCommand.crawl(
+                    CrawlConfiguration(api: server.baseURL, token: apiToken), store: archive, logger: logger, output: out)
                 await server.stop()
             } catch {
                 await server.stop()
                 throw error
             }
-            print("Crawled \(crawled.summary) from the demo API at \(server.baseURL.absoluteString).")
-            let report = try await SitePublishing.build(buildConfiguration, store: archive, logger: logger)
-            print(SitePublishing.describe(report, configuration: buildConfiguration))
+            out.say("Crawled \(crawled.summary) from the demo API at \(server.baseURL.absoluteString).")
+            let report = try await SitePublishing.build(buildConfiguration, store: archive, logger: logger, output: out)
+            out.say(SitePublishing.describe(report, configuration: buildConfiguration))
         } catch let error as ValidationError {
             throw error
         } catch {

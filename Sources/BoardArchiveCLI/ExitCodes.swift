@@ -8,7 +8,7 @@ enum ExitCodes {
     static let success: Int32 = 0
     /// 1: an unexpected failure.
     static let failure: Int32 = 1
-    /// 64: bad command-line usage (ArgumentParser's validation error).
+    /// 64: bad command-line usage or configuration (a flag, a `BOARDARCHIVE_…` variable, or `boardarchive.yaml`).
     static let usage: Int32 = 64
     /// 65: the API answered data that does not match the contract (including an id beyond ±(2^53 − 1), one post id in
     /// two boards, a body that cannot be decoded or decompressed), or a board still disagreed with its total after
@@ -29,7 +29,7 @@ enum ExitCodes {
     static let terminated: Int32 = 143
 
     static let helpText = """
-        Exit codes: 0 success; 1 unexpected failure; 64 usage error; 65 the API sent data that breaks the contract, \
+        Exit codes: 0 success; 1 unexpected failure; 64 usage or configuration error; 65 the API sent data that breaks the contract, \
         or a board still disagreed with its total after re-verification; 66 redact named a post, board, writer or redaction \
         the store does not hold; 69 the API was unreachable or kept failing after retries; 73 the store, templates or output folder could not \
         be used, or build refused to publish a site keeping fewer than half of the previous site's posts (see --allow-shrink); \
@@ -53,6 +53,7 @@ enum ExitCodes {
             default: return noInput
             }
         case is StoreError, is BuildError: return cannotCreate
+        case is SettingsError: return usage
         default: return failure
         }
     }

@@ -9,21 +9,26 @@ struct ExportCommand: AsyncParsableCommand {
         discussion: "Takes every option of crawl and build. A failed crawl builds nothing; a failed build leaves the previous site "
             + "untouched.\n\n" + ExitCodes.helpText)
 
+    @OptionGroup var config: ConfigOptions
     @OptionGroup var crawl: CrawlOptions
     @OptionGroup var store: StoreOptions
     @OptionGroup var build: BuildOptions
     @OptionGroup var log: LogOptions
+    @OptionGroup var output: OutputOptions
 
     func run() async throws {
-        let logger = log.makeLogger()
         do {
-            let buildConfiguration = try build.makeConfiguration()
+            let settings = try config.resolve(crawl.flagSettings, store.flagSettings, build.flagSettings, output.flagSettings, log.flagSettings)
+            let out = output.makeOutput(settings)
+            let logger = LogOptions.makeLogger(settings, output: out)
+            let buildConfiguration = try build.makeConfiguration(settings)
+            let crawlConfiguration = try crawl.makeConfiguration(settings)
             try SiteBuilder.checkOutput(of: buildConfiguration)
-            let archive = try ArchiveStore(path: store.store)
-            let crawled = try await CrawlCommand.crawl(crawl.makeConfiguration(), store: archive, logger: logger)
-            CrawlCommand.printSummary(of: crawled, json: log.jsonLogs)
-            let report = try await SitePublishing.build(buildConfiguration, store: archive, logger: logger)
-            print(SitePublishing.describe(report, configuration: buildConfiguration))
+            let archive = try ArchiveStore(path: settings.required("store"))
+            let crawled = try await CrawlCommand.crawl(crawlConfiguration, store: archive, logger: logger, output: out)
+            CrawlCommand.printSummary(of: crawled, output: out)
+            let report = try await SitePublishing.build(buildConfiguration, store: archive, logger: logger, output: out)
+            out.say(SitePublishing.describe(report, configuration: buildConfiguration))
             try CrawlCommand.refuseMismatches(in: crawled)
         } catch let error as ExitCode {
             throw error

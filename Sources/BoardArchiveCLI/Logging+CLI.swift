@@ -7,6 +7,8 @@ struct CLILogHandler: LogHandler {
     var logLevel: Logger.Level
     let json: Bool
     let label: String
+    /// Whether a live progress line may stand on the terminal, to be cleared before a log line.
+    var clearsLine = false
 
     subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
@@ -25,14 +27,16 @@ struct CLILogHandler: LogHandler {
             let fields = merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
             line = "\(event.level.rawValue): \(event.message)" + (fields.isEmpty ? "" : " (\(fields))")
         }
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        FileHandle.standardError.write(Data(((clearsLine ? Terminal.clearLine : "") + line + "\n").utf8))
     }
 }
 
 extension LogOptions {
-    func makeLogger(label: String = "boardarchive") -> Logger {
-        let level = Logger.Level(rawValue: logLevel) ?? .notice
-        let json = jsonLogs
-        return Logger(label: label) { label in CLILogHandler(logLevel: level, json: json, label: label) }
+    /// The logger of a run, at the resolved `log.level`, plain or JSON (`log.json`).
+    static func makeLogger(_ settings: Settings, output: CommandOutput = CommandOutput(), label: String = "boardarchive") -> Logger {
+        let level = settings.string("log.level").flatMap(Logger.Level.init(rawValue:)) ?? .notice
+        let json = settings.bool("log.json") ?? false
+        let clears = output.clearsLiveLine
+        return Logger(label: label) { label in CLILogHandler(logLevel: level, json: json, label: label, clearsLine: clears) }
     }
 }

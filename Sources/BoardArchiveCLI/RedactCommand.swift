@@ -13,14 +13,17 @@ struct RedactCommand: AsyncParsableCommand {
             """ + ExitCodes.helpText)
 
     @OptionGroup var options: RedactOptions
+    @OptionGroup var config: ConfigOptions
     @OptionGroup var store: StoreOptions
 
     func run() async throws {
         do {
-            guard FileManager.default.fileExists(atPath: store.store) else {
-                throw StoreError(location: store.store, reason: .cannotOpen("no such file; run boardarchive crawl first or pass --store"))
+            // The store comes from --store, BOARDARCHIVE_STORE or the configuration file, like every command's.
+            let path = try config.resolve(store.flagSettings).required("store")
+            guard FileManager.default.fileExists(atPath: path) else {
+                throw StoreError(location: path, reason: .cannotOpen("no such file; run boardarchive crawl first or pass --store"))
             }
-            let archive = try ArchiveStore(path: store.store)
+            let archive = try ArchiveStore(path: path)
             if options.list {
                 print(Self.table(try archive.redactions()))
             } else if let number = options.undo {

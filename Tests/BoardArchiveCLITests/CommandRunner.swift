@@ -8,6 +8,13 @@ enum CommandRunner {
         var stderr: String
     }
 
+    /// A fresh empty folder under the temporary directory; the caller removes it.
+    static func temporaryFolder(_ prefix: String = "boardarchive-cli") throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
     /// The `boardarchive` binary built next to the test bundle.
     static var executable: URL {
         let bundle = Bundle.main.bundleURL

@@ -30,7 +30,8 @@ struct BoardAPIClient: Sendable {
     init(
         baseURL: URL, token: APIToken, transport: any HTTPTransport, retryPolicy: RetryPolicy, maxRequestsPerSecond: Double?,
         logger: Logger, sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
-        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }, stop: CrawlStop = CrawlStop()
+        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }, stop: CrawlStop = CrawlStop(),
+        progress: ProgressMeter = ProgressMeter()
     ) {
         self.stop = stop
         self.baseURL = baseURL
@@ -38,7 +39,7 @@ struct BoardAPIClient: Sendable {
         self.transport = transport
         self.retryPolicy = retryPolicy
         self.rateLimiter = maxRequestsPerSecond.map { RateLimiter(requestsPerSecond: $0) }
-        self.statistics = CrawlStatistics()
+        self.statistics = CrawlStatistics(meter: progress)
         self.logger = logger
         self.sleep = sleep
         self.random = random

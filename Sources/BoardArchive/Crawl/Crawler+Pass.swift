@@ -83,6 +83,10 @@ extension Crawler {
                 ) { observe(.insidePageTransaction(board: boardId, offset: requestOffset)) }
             }
             observe(.pageStored(board: boardId, offset: requestOffset))
+            client.statistics.meter.update { progress in
+                progress.pages += 1
+                progress.posts += fresh.count
+            }
             counts = counts + pageCounts
             seen.formUnion(fresh.map(\.item.postId))
             postsRead += fresh.count

@@ -25,16 +25,17 @@ public struct Crawler: Sendable {
     ///   - stop: Requested on `SIGINT`/`SIGTERM`: no new request starts, pages in flight are stored, the run is
     ///     recorded as interrupted and ``run()`` throws ``CrawlError/Reason/interrupted``.
     ///   - observe: Told of each ``CrawlEvent``; does nothing by default.
+    ///   - progress: Counts boards, pages, posts, requests and retries as they happen, for the caller's display.
     public init(
         configuration: CrawlConfiguration, transport: any HTTPTransport, store: ArchiveStore, logger: Logger,
         now: @escaping @Sendable () -> Date = { Date() }, stop: CrawlStop = CrawlStop(),
-        observe: @escaping @Sendable (CrawlEvent) -> Void = { _ in }
+        observe: @escaping @Sendable (CrawlEvent) -> Void = { _ in }, progress: ProgressMeter = ProgressMeter()
     ) {
         self.init(
             configuration: configuration,
             client: BoardAPIClient(
                 baseURL: configuration.api, token: configuration.token, transport: transport, retryPolicy: configuration.retryPolicy,
-                maxRequestsPerSecond: configuration.maxRequestsPerSecond, logger: logger, stop: stop),
+                maxRequestsPerSecond: configuration.maxRequestsPerSecond, logger: logger, stop: stop, progress: progress),
             store: store, logger: logger, now: now, observe: observe)
     }
 
@@ -60,6 +61,7 @@ public struct Crawler: Sendable {
         do {
             let boards = uniqueBoards(try await client.fetchBoards().items)
             observe(.boardsFetched)
+            client.statistics.meter.update { $0.boards = boards.count }
             report.gone = try store.recordBoards(boards, run: runId, at: now())
             report.boards = boards.count
             let outcomes = try await crawlBoards(boards.map(\.item.boardId), run: runId)
@@ -116,6 +118,7 @@ public struct Crawler: Sendable {
                 case .success(let outcome):
                     outcomes.append(outcome)
                     observe(.boardFinished(board: outcome.boardId))
+                    client.statistics.meter.update { $0.boardsDone += 1 }
                     if firstError == nil, !client.stop.isRequested, let id = pending.next() {
                         group.addTask { try await crawlBoard(id, run: run) }
                     }

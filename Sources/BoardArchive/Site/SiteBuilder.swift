@@ -28,9 +28,12 @@ public struct SiteBuilder: Sendable {
     public let store: ArchiveStore
     /// Progress and summary messages.
     public let logger: Logger
+    /// Counts boards, post pages and files as the build goes, for the caller's display.
+    public let progress: ProgressMeter
 
     /// Creates a builder; nothing happens until ``build()``.
-    public init(configuration: BuildConfiguration, store: ArchiveStore, logger: Logger) {
+    public init(configuration: BuildConfiguration, store: ArchiveStore, logger: Logger, progress: ProgressMeter = ProgressMeter()) {
+        self.progress = progress
         self.configuration = configuration
         self.store = store
         self.logger = logger
@@ -58,7 +61,8 @@ public struct SiteBuilder: Sendable {
         let pages = PageContext(strings: strings, clock: clock)
         let store = try publishedStore(strings: strings)
         let staging = try publisher.makeStagingDirectory()
-        let output = SiteOutput(stagingDirectory: staging, previousDirectory: previous, previousManifest: previous.flatMap(SiteManifest.load(from:)))
+        let output = SiteOutput(
+            stagingDirectory: staging, previousDirectory: previous, previousManifest: previous.flatMap(SiteManifest.load(from:)), progress: progress)
         let base = Self.baseDigest(renderer: renderer, configuration: configuration)
         do {
             try copyAssets(from: templatesDirectory.appendingPathComponent("assets", isDirectory: true), to: output)
@@ -70,17 +74,24 @@ public struct SiteBuilder: Sendable {
             var timer = PhaseClock(logger: logger)
             let pagesUnchanged = try keepPagesIfUnchanged(boards: boards, base: base, output: output)
             var summaries: [BoardSummary] = []
+            progress.update { $0.boards = boards.count }
             if !pagesUnchanged {
                 for board in boards {
                     let pass = BoardPass(
                         board: board, boardIds: boardIds, store: store, renderer: renderer, pages: pages, output: output, base: base)
                     summaries.append(try pass.run())
+                    progress.update { meter in
+                        meter.boardsDone += 1
+                        meter.posts += summaries.last?.postCount ?? 0
+                    }
                     logger.debug("Built board", metadata: ["board": "\(board.boardId)", "posts": "\(summaries.last?.postCount ?? 0)"])
                 }
                 if try output.needsRendering(SitePaths.home, digest: Self.homeDigest(summaries, base: base, clock: clock)) {
                     let home = try renderer.renderPage(template: "home", context: pages.home(summaries), relativeRoot: "", title: strings["home"])
                     try output.write(home, to: SitePaths.home)
                 }
+            } else {
+                progress.update { $0.boardsDone = boards.count }
             }
             timer.lap("board and post pages")
             do {

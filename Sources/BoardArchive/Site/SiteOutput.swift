@@ -31,9 +31,12 @@ final class SiteOutput: @unchecked Sendable {
     private var settled: Set<String> = []
     private var createdDirectories: Set<String> = [""]
     private var report = BuildReport()
+    /// The caller's progress display, told of every file rendered and written.
+    private let progress: ProgressMeter
 
     /// Creates a writer into `stagingDirectory` (which must exist) keeping files of `previousDirectory`.
-    init(stagingDirectory: URL, previousDirectory: URL?, previousManifest: SiteManifest? = nil) {
+    init(stagingDirectory: URL, previousDirectory: URL?, previousManifest: SiteManifest? = nil, progress: ProgressMeter = ProgressMeter()) {
+        self.progress = progress
         self.stagingDirectory = stagingDirectory
         self.previousDirectory = previousDirectory
         self.previousManifest = previousDirectory == nil ? SiteManifest() : (previousManifest ?? SiteManifest())
@@ -54,6 +57,7 @@ final class SiteOutput: @unchecked Sendable {
             report.files[kind, default: 0] += 1
             if previousDirectory != nil, previousManifest.digests[relativePath] == digest { return false }
             report.rendered += 1
+            progress.update { $0.filesRendered += 1 }
             return true
         }
     }
@@ -107,6 +111,7 @@ final class SiteOutput: @unchecked Sendable {
         try Self.writeFile(data, to: destination)
         lock.withLock {
             report.written += 1
+            progress.update { $0.filesWritten += 1 }
             staged.append(key)
         }
     }

@@ -1,0 +1,53 @@
+extension SettingKey {
+    /// Every setting, in the order of the starter file. Sections: `api`, `crawl`, `nightly`, `build`, `log`.
+    ///
+    /// To add a setting, add one line here (name, kind, flag, default, help) and read it where it is used with
+    /// `settings.string("build.base-url")` (or `int`, `double`, `bool`, `strings`).
+    static let all: [SettingKey] = [
+        SettingKey("api.url", .url, flag: "--api", example: "https://mp-dev.mail-server.kr/api/v2", "The board API's base URL."),
+        SettingKey(
+            "api.token-env", .variableName, flag: "--token-env", default: "BOARD_API_TOKEN",
+            "The environment variable holding the API token (the token itself is never written here)."),
+        SettingKey(
+            "api.token-file", .path, flag: "--token-file", example: "secrets/board-api-token", "A file holding the API token, instead of token-env."),
+        SettingKey("store", .path, flag: "--store", default: "archive.sqlite", "The archive store (SQLite file)."),
+        SettingKey("crawl.concurrency", .integer(1...64, note: ""), flag: "--concurrency", default: "4", "Boards crawled at the same time."),
+        SettingKey(
+            "crawl.page-size", .integer(2...1_000, note: " (pages overlap by one post)"), flag: "--page-size", default: "30",
+            "Posts requested per page (the API's limit)."),
+        SettingKey(
+            "crawl.max-rps", .number(0.01...10_000), flag: "--max-rps", example: "5", "The most requests started per second (default: no cap)."),
+        SettingKey(
+            "crawl.retries", .integer(1...100, note: ""), flag: "--retries", default: "8",
+            "Attempts per request on 5xx, timeouts and dropped connections, the first included."),
+        SettingKey("crawl.request-timeout", .number(0.1...3_600), flag: "--request-timeout", default: "30", "Seconds allowed for one request."),
+        SettingKey(
+            "nightly.full", .boolean, flag: "--full", default: "false", "Read every board in full instead of incrementally from the newest end."),
+        SettingKey(
+            "nightly.verify-fraction", .fraction, flag: "--verify-fraction", default: "1/7",
+            "The share of every board re-read each run to find edits and deletions (1/7, 0.25; 0 turns it off)."),
+        SettingKey("build.out", .path, flag: "--out", default: "site", "The output folder."),
+        SettingKey("build.templates", .path, flag: "--templates", example: "templates", "A templates folder instead of the bundled ones."),
+        SettingKey(
+            "build.timezone", .timeZone, flag: "--timezone", example: "Asia/Seoul", "The archive's time zone (default: the machine's)."),
+        SettingKey("build.lang", .choice(["ko", "en"]), flag: "--lang", default: "ko", "Interface language."),
+        SettingKey(
+            "build.keywords", .list, flag: "--keyword", example: "[서울, 회의]", "Keywords pre-rendered as result pages (--keyword adds to them)."),
+        SettingKey(
+            "build.top-keywords", .integer(0...10_000, note: ""), flag: "--top-keywords", default: "20",
+            "How many of the most frequent terms get pre-rendered result pages."),
+        SettingKey(
+            "build.base-url", .url, flag: "--base-url", example: "https://archive.example.org/",
+            "Where the site will be published: adds sitemap.xml and robots.txt, and absolute links and ids in the feeds."),
+        SettingKey(
+            "build.noindex", .boolean, flag: "--noindex", default: "false",
+            "Ask search engines not to index any page (a robots noindex tag on every page, no sitemap)."),
+        SettingKey(
+            "log.level", .choice(["trace", "debug", "info", "notice", "warning", "error", "critical"]), flag: "--log-level", default: "notice",
+            "Log level on standard error."),
+        SettingKey("log.json", .boolean, flag: "--json-logs", default: "false", "Log JSON lines instead of plain text (for CI)."),
+        SettingKey(
+            "log.progress-interval", .number(0.01...3_600), default: "5",
+            "Seconds between progress lines when standard error is not a terminal (CI); a terminal redraws in place."),
+    ]
+}
