@@ -30,9 +30,9 @@ struct FeedPhase: Sendable {
         var boardNames: [Int: String] = [:]
         for summary in summaries {
             boardNames[summary.board.boardId] = summary.board.displayName
-            archive.merge(summary.newestPosts)
-            let path = Self.boardPath(summary.board.boardId)
             let posts = summary.newestPosts.posts
+            for post in posts { archive.offer(post) }
+            let path = Self.boardPath(summary.board.boardId)
             guard
                 try output.needsRendering(
                     path, digest: digest("board-feed", posts: posts, boardNames: [summary.board.boardId: summary.board.displayName]))

@@ -27,11 +27,6 @@ struct NewestPosts: Sendable, Equatable {
         if candidates.count >= limit * 4 { trim() }
     }
 
-    /// Offers every post of `other`.
-    mutating func merge(_ other: NewestPosts) {
-        for post in other.posts { offer(post) }
-    }
-
     /// The kept posts, newest first.
     var posts: [ListedPost] {
         var copy = self

@@ -66,7 +66,7 @@ enum TemplateKeys {
                 known = segments.allSatisfy { all.contains($0) }
             }
             if !known {
-                let line = text[..<match.range.lowerBound].reduce(1) { $1 == "\n" ? $0 + 1 : $0 }
+                let line = TemplateRenderer.line(of: match.range.lowerBound, in: text)
                 return (name, line)
             }
         }

@@ -11,7 +11,7 @@ extension TemplateRenderer {
         let pattern = #/\{\{\{?[ \t]*root[ \t]*\}?\}\}assets/([^"'\s?#<>{}]+)/#
         var references: [(path: String, line: Int)] = []
         for match in text.matches(of: pattern) {
-            let line = text[..<match.range.lowerBound].reduce(1) { $1 == "\n" ? $0 + 1 : $0 }
+            let line = line(of: match.range.lowerBound, in: text)
             references.append((String(match.output.1), line))
         }
         return references

@@ -109,13 +109,18 @@ struct TemplateRenderer: Sendable {
         return names.sorted()
     }
 
+    /// The 1-based line of `index` in `text`: what every template error names with the file.
+    static func line(of index: String.Index, in text: String) -> Int {
+        text[..<index].reduce(1) { $1 == "\n" ? $0 + 1 : $0 }
+    }
+
     /// The `{{> name}}` and `{{< name}}` tags of a template with their 1-based line numbers.
     static func partialReferences(in text: String) -> [(name: String, line: Int)] {
         // Any whitespace, line breaks included, may stand around the name: swift-mustache skips it.
         let pattern = #/\{\{\s*[><]\s*([^\s*}][^\s}]*)\s*\}\}/#
         var references: [(name: String, line: Int)] = []
         for match in text.matches(of: pattern) {
-            let line = text[..<match.range.lowerBound].reduce(1) { $1 == "\n" ? $0 + 1 : $0 }
+            let line = line(of: match.range.lowerBound, in: text)
             references.append((String(match.output.1), line))
         }
         return references
@@ -125,7 +130,7 @@ struct TemplateRenderer: Sendable {
     /// or nil.
     static func retiredStringsLine(in text: String) -> Int? {
         guard let match = text.firstMatch(of: #/\{\{\{?\s*[#^&\/]?\s*t\s*(\.|\}\})/#) else { return nil }
-        return text[..<match.range.lowerBound].reduce(1) { $1 == "\n" ? $0 + 1 : $0 }
+        return line(of: match.range.lowerBound, in: text)
     }
 
     /// A readable phrase for swift-mustache's parser errors.

@@ -31,6 +31,6 @@ extension ArchiveStore {
 
     /// The number of posts a redaction removed from the site (their addresses show tombstones).
     func removedPostCount() throws -> Int {
-        try read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM post WHERE \(Self.removedPosts)") ?? 0 }
+        try read { db in try Self.removedCount(in: db) }
     }
 }

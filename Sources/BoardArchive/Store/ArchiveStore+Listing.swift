@@ -55,8 +55,7 @@ extension ArchiveStore {
             let notices =
                 try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM post WHERE boardId = ? AND postType = 'notice'", arguments: [boardId]) ?? 0
             let all = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM post WHERE boardId = ?", arguments: [boardId]) ?? 0
-            let removed =
-                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM post WHERE \(Self.removedPosts) AND +boardId = ?", arguments: [boardId]) ?? 0
+            let removed = try Self.removedCount(in: db, board: boardId)
             return ListingCounts(notices: notices, others: all - notices, removed: removed)
         }
     }

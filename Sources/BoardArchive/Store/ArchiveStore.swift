@@ -110,6 +110,12 @@ public final class ArchiveStore: Sendable {
     /// `+boardId = ?` so that SQLite keeps to that index instead of reading the whole board.
     static let removedPosts = "(redactionId IS NOT NULL AND redactionMode = 'remove')"
 
+    /// The number of posts a redaction removed, of one board or (nil) of the archive, over `post_redaction`.
+    static func removedCount(in db: Database, board boardId: Int? = nil) throws -> Int {
+        guard let boardId else { return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM post WHERE \(removedPosts)") ?? 0 }
+        return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM post WHERE \(removedPosts) AND +boardId = ?", arguments: [boardId]) ?? 0
+    }
+
     /// Every board, in display order: `orderNo` ascending (boards without one last), then `boardId`.
     public func boards() throws -> [Board] {
         try read { db in
@@ -121,8 +127,7 @@ public final class ArchiveStore: Sendable {
     public func postCount(inBoard boardId: Int) throws -> Int {
         try read { db in
             let all = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM post WHERE boardId = ?", arguments: [boardId]) ?? 0
-            return all
-                - (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM post WHERE \(Self.removedPosts) AND +boardId = ?", arguments: [boardId]) ?? 0)
+            return all - (try Self.removedCount(in: db, board: boardId))
         }
     }
 
@@ -169,7 +174,7 @@ public final class ArchiveStore: Sendable {
     public func postCount() throws -> Int {
         try read { db in
             let all = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM post") ?? 0
-            return all - (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM post WHERE \(Self.removedPosts)") ?? 0)
+            return all - (try Self.removedCount(in: db))
         }
     }
 
