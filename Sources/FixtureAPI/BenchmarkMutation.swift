@@ -9,7 +9,8 @@ public enum BenchmarkMutation: String, Sendable, CaseIterable {
     case new
     /// Existing posts get a changed title and body, hence a new `contentHash`.
     case edit
-    /// Existing posts are deleted from the store, as a takedown removes them (a crawl would only mark them gone).
+    /// Existing posts are taken down, one `redact --post` each: the one way a post leaves the site (a crawl keeps
+    /// the posts the API no longer serves, marked gone).
     case gone
 
     /// Applies the mutation to `count` posts and returns their ids, ascending. `now` is the new `lastSeen`; new posts
@@ -32,7 +33,7 @@ public enum BenchmarkMutation: String, Sendable, CaseIterable {
             var random = SeededRandom(seed: seed, key: "mutate-" + rawValue, index: count)
             let chosen = Self.sample(ids, count: count, &random)
             if self == .gone {
-                try store.deletePosts(ids: chosen)
+                for id in chosen { _ = try store.redact(RedactionRequest(target: .post(id), reason: "benchmark: gone"), at: now) }
             } else {
                 try edit(chosen, in: store, seed: seed, now: now)
             }

@@ -28,6 +28,7 @@ import Testing
         let gone = try await CommandRunner.run(["bench-data", "--store", store, "--mutate", "gone", "--count", "10"])
         #expect(gone.status == 0, "stderr: \(gone.stderr)")
         #expect(try ArchiveStore(path: store).postCount() == 596)
+        #expect(try ArchiveStore(path: store).redactions().count == 10)
         let edit = try await CommandRunner.run(["bench-data", "--store", store, "--mutate", "edit", "--count", "5000"])
         #expect(edit.status == 64)
         #expect(edit.stderr.contains("lower --count"))

@@ -103,21 +103,22 @@ struct KeywordPageWriter: Sendable {
     /// The matches of one keyword at a time are collected from `blocks` (in search order) and let go once its
     /// pages' digests are known; only the pages to render are kept, with their post ids.
     func writePages(
-        of keywords: [SearchKeyword], blocks: [SearchPhase.Block], store: ArchiveStore, renderer: TemplateRenderer, output: SiteOutput,
-        base: BuildDigest
+        of keywords: [SearchKeyword], blocks: [SearchPhase.Block], removedPlaces: RemovedPlaces, store: ArchiveStore, renderer: TemplateRenderer,
+        output: SiteOutput, base: BuildDigest
     ) throws -> Int {
         var jobs: [PageJob] = []
         var jobIds: [Int] = []
         var listings: [KeywordListing] = []
         var pageCount = 0
         for (index, keyword) in keywords.enumerated() {
-            let results = KeywordResults(keyword: keyword, blocks: blocks)
-            let (listing, keywordPages) = Self.pages(count: results.postIds.count, pinned: results.pinned)
+            let results = KeywordResults(keyword: keyword, blocks: blocks, removedPlaces: removedPlaces.bySlug[keyword.slug] ?? [])
+            var (listing, keywordPages) = Self.pages(count: results.postIds.count, pinned: results.pinned)
+            listing.removedCount = results.removedCount
             listings.append(
                 KeywordListing(
-                    keyword: keyword, count: results.postIds.count, listing: listing,
+                    keyword: keyword, count: results.shownCount, listing: listing,
                     title: strings["keywordTitle"].replacingOccurrences(of: "{keyword}", with: keyword.text),
-                    countLabel: strings["keywordCount"].replacingOccurrences(of: "{count}", with: String(results.postIds.count)),
+                    countLabel: strings["keywordCount"].replacingOccurrences(of: "{count}", with: String(results.shownCount)),
                     searchHref: Self.searchHref(keyword.text)))
             pageCount += keywordPages.count
             for page in keywordPages {
@@ -127,6 +128,10 @@ struct KeywordPageWriter: Sendable {
                 listing.addPager(of: page.archivePage, to: &digest)
                 for row in page.range {
                     digest.add(results.postIds[row])
+                    if results.removed[row] {
+                        digest.add("removed")
+                        continue
+                    }
                     digest.add(Int(bitPattern: UInt(results.hashes[row])))
                     digest.add(boardNames[results.boards[row]] ?? "")
                     digest.add(pages.clock.isToday(Date(timeIntervalSince1970: TimeInterval(results.created[row]))))
@@ -136,7 +141,7 @@ struct KeywordPageWriter: Sendable {
                     let oldest =
                         page.range.isEmpty ? (Int.max, 0) : (results.created[page.range.upperBound - 1], results.postIds[page.range.upperBound - 1])
                     let first = jobIds.count
-                    jobIds.append(contentsOf: results.postIds[page.range])
+                    jobIds.append(contentsOf: page.range.filter { !results.removed[$0] }.map { results.postIds[$0] })
                     jobs.append(PageJob(keyword: index, archivePage: page.archivePage, ids: first..<jobIds.count, oldest: oldest))
                 }
             }

@@ -20,6 +20,9 @@ struct SearchBlockPass {
     private(set) var frequency: [String: Int] = [:]
     /// Boards with at least one indexed post.
     private(set) var boardsWithPosts: Set<Int> = []
+    /// The posts a redaction removed from the boards being built, as documents of the text the store still holds:
+    /// never encoded into the index, only matched against the keywords (see ``RemovedPlaces``).
+    private(set) var removedDocuments: [SearchDocument] = []
 
     private var pending: [(id: String, digest: BuildDigest, posts: [ListedPost])] = []
 
@@ -39,6 +42,7 @@ struct SearchBlockPass {
         var places = 0
         var group = true
         var number = 0
+        var removedIds: [Int] = []
         while let slot = try cursor.nextSlot() {
             let (boardId, isNotice, listed): (Int, Bool, ListedPost?) =
                 switch slot {
@@ -56,6 +60,8 @@ struct SearchBlockPass {
             if let listed {
                 boardsWithPosts.insert(boardId)
                 current.append(listed)
+            } else if case .removed(let removed) = slot {
+                removedIds.append(removed.postId)
             }
             places += 1
             if places == configuration.blockSize {
@@ -67,6 +73,10 @@ struct SearchBlockPass {
         }
         if !current.isEmpty { try add(current, id: (group ? "t" : "n") + "\(number)", lookup: cursor.lookup) }
         try encodePending(lookup: cursor.lookup)
+        let removed = try cursor.lookup.removedPosts(ids: removedIds)
+        removedDocuments = removedIds.compactMap { removed[$0] }.map {
+            SearchDocument(post: $0, boardName: names[$0.boardId] ?? "", anonymousLabel: anonymousLabel)
+        }
     }
 
     /// The digest of a block: its id and, per post, id, content hash and board name.

@@ -6,28 +6,60 @@ struct SearchKeyword: Sendable, Equatable {
     var slug: String
 }
 
-/// The posts of a keyword in listing order (notice blocks first, each block newest first), with what their rows'
-/// digests need.
+/// The places of a keyword's list in listing order (notice blocks first, each block newest first), with what their
+/// rows' digests need: its posts, and the removed posts that keep their places (``RemovedPlaces``).
 struct KeywordResults {
     var keyword: SearchKeyword
     var postIds: [Int] = []
     var created: [Int] = []
     var hashes: [UInt64] = []
     var boards: [Int] = []
-    /// How many of the posts are notices (listed first).
+    /// Whether each place is a removed post's (no row).
+    var removed: [Bool] = []
+    /// How many of the places are notices (listed first).
     var pinned = 0
+    /// How many places are removed posts'.
+    var removedCount = 0
 
-    /// Collects the matches of `keyword` from `blocks` (in search order).
-    init(keyword: SearchKeyword, blocks: [SearchPhase.Block]) {
+    /// The posts the list shows.
+    var shownCount: Int { postIds.count - removedCount }
+
+    /// Collects the matches of `keyword` from `blocks` (in search order) and merges in the `removedPlaces` (in search
+    /// order too).
+    init(keyword: SearchKeyword, blocks: [SearchPhase.Block], removedPlaces: [RemovedPlaces.Place] = []) {
         self.keyword = keyword
+        var places = removedPlaces.makeIterator()
+        var nextRemoved = places.next()
+        func append(_ place: RemovedPlaces.Place) {
+            postIds.append(place.postId)
+            created.append(place.created)
+            hashes.append(0)
+            boards.append(place.boardId)
+            removed.append(true)
+            removedCount += 1
+            if place.isNotice { pinned += 1 }
+        }
         for block in blocks {
             for position in (block.record.matches[keyword.slug] ?? []).reversed() {
-                postIds.append(block.record.postIds[position])
-                created.append(block.record.created[position])
+                let (postId, time) = (block.record.postIds[position], block.record.created[position])
+                // Search order: notices first, then newest first, ties by the larger id.
+                while let place = nextRemoved,
+                    place.isNotice != block.isNotice ? place.isNotice : (place.created, place.postId) > (time, postId)
+                {
+                    append(place)
+                    nextRemoved = places.next()
+                }
+                postIds.append(postId)
+                created.append(time)
                 hashes.append(block.record.hashes[position])
                 boards.append(block.record.boards[position])
+                removed.append(false)
                 if block.isNotice { pinned += 1 }
             }
+        }
+        while let place = nextRemoved {
+            append(place)
+            nextRemoved = places.next()
         }
     }
 }

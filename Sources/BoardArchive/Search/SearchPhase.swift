@@ -121,8 +121,9 @@ struct SearchPhase: Sendable {
             scripts: ["assets/search.js"])
         try output.write(searchHTML, to: SitePaths.search)
         let writer = KeywordPageWriter(pages: pages, strings: strings, boardNames: names)
+        let removedPlaces = try RemovedPlaces(documents: pass.removedDocuments, keywords: keywords, configuration: indexConfiguration)
         report.keywordPages += try writer.writePages(
-            of: keywords, blocks: matched, store: store, renderer: renderer, output: output, base: digestBase)
+            of: keywords, blocks: matched, removedPlaces: removedPlaces, store: store, renderer: renderer, output: output, base: digestBase)
         let index = writer.indexContext(zip(keywords, counts).map { ($0.text, $0.slug, $1) })
         try output.write(
             try renderer.renderPage(template: "keyword-index", context: index, relativeRoot: "../", title: strings["keywordsTitle"]),

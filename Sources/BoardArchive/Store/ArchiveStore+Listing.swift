@@ -160,18 +160,23 @@ public struct ListingLookup {
     /// The posts (without bodies) with these ids that the site shows, by id.
     public func posts(ids: [Int]) throws -> [Int: ListedPost] {
         var result: [Int: ListedPost] = [:]
-        for chunk in Self.chunks(of: ids) {
-            let rows = try Row.fetchCursor(
-                db,
-                sql:
-                    "SELECT \(ArchiveStore.listedColumns) FROM post WHERE postId IN \(Self.placeholders(chunk.count)) AND \(ArchiveStore.publishedPosts)",
-                arguments: StatementArguments(chunk))
-            while let row = try rows.next() {
-                let listed = ArchiveStore.listedPost(from: row, pseudonyms: pseudonyms)
-                result[listed.post.postId] = listed
-            }
+        try forEachRow(ids: ids, where: ArchiveStore.publishedPosts) { row in
+            let listed = ArchiveStore.listedPost(from: row, pseudonyms: pseudonyms)
+            result[listed.post.postId] = listed
         }
         return result
+    }
+
+    /// Calls `body` with the row (`listedColumns`, then `contents` when `withContents`) of each post with one of these
+    /// ids that meets `condition`.
+    private func forEachRow(ids: [Int], withContents: Bool = false, where condition: String, _ body: (Row) throws -> Void) throws {
+        for chunk in Self.chunks(of: ids) {
+            let columns = ArchiveStore.listedColumns + (withContents ? ", contents" : "")
+            let rows = try Row.fetchCursor(
+                db, sql: "SELECT \(columns) FROM post WHERE postId IN \(Self.placeholders(chunk.count)) AND \(condition)",
+                arguments: StatementArguments(chunk))
+            while let row = try rows.next() { try body(row) }
+        }
     }
 
     /// The replies (without bodies) to posts with these ids, each parent's replies in board order of their own board,
@@ -201,6 +206,18 @@ public struct ListingLookup {
                 db, sql: "SELECT postId, contents FROM post WHERE postId IN \(Self.placeholders(chunk.count)) AND \(ArchiveStore.publishedPosts)",
                 arguments: StatementArguments(chunk))
             while let row = try rows.next() { result[row["postId"]] = row["contents"] }
+        }
+        return result
+    }
+
+    /// The posts a redaction removed, with these ids, by id: with the text the store still holds (none once purged),
+    /// for the keyword lists that keep their places (see ``RemovedPlaces``). Never published.
+    public func removedPosts(ids: [Int]) throws -> [Int: Post] {
+        var result: [Int: Post] = [:]
+        try forEachRow(ids: ids, withContents: true, where: ArchiveStore.removedPosts) { row in
+            var post = ArchiveStore.listedPost(from: row, pseudonyms: pseudonyms).post
+            post.contents = (row[23] as String?) ?? ""
+            result[post.postId] = post
         }
         return result
     }
