@@ -37,7 +37,7 @@ import Testing
     static func randomText(_ seed: inout UInt64, length: Int) -> String {
         let pieces = [
             "a", "B", "z", "Q", " ", "  ", "\t", "\n", "\r", "\r\n", "서", "울", "시", "청", "가", "<", "&", "\"", "'", ".",
-            "\u{301}", "e\u{301}", "ᄀ", "ᅡ", "ᆨ", "Ａ", "ﬁ", "👍🏻", "🇰🇷", "\u{200D}", "ß", "İ", "\u{0}", "한\u{11A8}",
+            "\u{301}", "e\u{301}", "ᄀ", "ᅡ", "ᆨ", "Ａ", "ﬁ", "👍🏻", "🇰🇷", "\u{200D}", "ß", "İ", "\u{0}", "한\u{11A8}", "\u{3000}", "\u{A0}",
         ]
         var text = ""
         for _ in 0..<length {
@@ -55,6 +55,9 @@ import Testing
             #expect(fast == ClusteredText(text, characterByCharacter: true), "text \(Array(text.unicodeScalars))")
             #expect(fast.count == text.count)
             #expect(String(decoding: fast.utf8, as: UTF8.self) == text)
+            for (index, character) in text.enumerated() {
+                #expect(fast.isWhitespace(index) == character.isWhitespace, "cluster \(Array(String(character).unicodeScalars))")
+            }
         }
     }
 

@@ -50,7 +50,11 @@ struct TemplateRenderer: Sendable {
                 throw BuildError(phase: .templates, underlying: error, location: location)
             }
             do {
-                library.register(try MustacheTemplate(string: HTMLEscaping.pragmaLine + text), named: name)
+                // Compiled as written first, so that a syntax error names the line and column of the file.
+                var template = try MustacheTemplate(string: HTMLEscaping.pragmaLine + text)
+                let folded = foldingStrings(in: text, strings: strings)
+                if folded != text { template = try MustacheTemplate(string: HTMLEscaping.pragmaLine + folded) }
+                library.register(template, named: name)
             } catch let error as MustacheTemplate.ParserError {
                 throw BuildError(
                     phase: .templates, reason: .templateSyntax(describe(error.error)),

@@ -90,6 +90,8 @@ struct ClusteredText: Equatable {
         if end - start == 1 || (end - start == 2 && utf8[start] == 0x0D && utf8[start + 1] == 0x0A) {
             return utf8[start] == 0x20 || (0x09...0x0D).contains(utf8[start])
         }
+        // A cluster of one precomposed Hangul syllable (most of a Korean post) is never whitespace.
+        if end - start == 3, Self.fastScalarLength(utf8, at: start) == 3 { return false }
         return Character(text(index..<(index + 1))).isWhitespace
     }
 

@@ -56,7 +56,9 @@ struct KeywordPageWriter: Sendable {
         var row: [String: Any]
         var title: ClusteredText
         var writer: ClusteredText
+        /// The first ``snippetPrefix`` bytes of the body, cut; the whole body only when a snippet needs more.
         var contents: ClusteredText
+        var body: String
         /// Whether no text of the row holds a `U+0000`, so its row can be rendered as a ``RowStencil``.
         var stencilSafe: Bool
     }
@@ -67,7 +69,7 @@ struct KeywordPageWriter: Sendable {
         var hasSnippet: Bool
 
         init(of post: PreparedPost, by highlighter: TextHighlighter) {
-            let snippet = highlighter.snippet(in: post.contents)
+            let snippet = highlighter.snippet(in: post.contents, of: post.body)
             values = [
                 TextHighlighter.html(of: highlighter.parts(in: post.title)), TextHighlighter.html(of: highlighter.parts(in: post.writer)),
                 TextHighlighter.html(of: snippet ?? []),
@@ -86,6 +88,10 @@ struct KeywordPageWriter: Sendable {
         var post: Int
         var hasSnippet: Bool
     }
+
+    /// How many bytes of a body are cut into clusters up front: most first matches are early (see
+    /// ``TextHighlighter/snippet(in:of:before:after:)``).
+    static let snippetPrefix = 4096
 
     /// Pages rendered together: their posts are read and prepared once, and a post's stencils made once.
     static let batchSize = 256
@@ -203,7 +209,8 @@ struct KeywordPageWriter: Sendable {
             // A row holding U+0000 could hold something that reads as a stencil's placeholder: rendered whole.
             let plain = row.values.allSatisfy { ($0 as? String)?.utf8.contains(0) != true }
             return PreparedPost(
-                row: row, title: ClusteredText(title), writer: ClusteredText(writer), contents: ClusteredText(post.contents), stencilSafe: plain)
+                row: row, title: ClusteredText(title), writer: ClusteredText(writer),
+                contents: ClusteredText(post.contents, prefix: Self.snippetPrefix), body: post.contents, stencilSafe: plain)
         }
         return (ids, prepared)
     }

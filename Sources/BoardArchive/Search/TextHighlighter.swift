@@ -36,15 +36,17 @@ struct TextHighlighter: Sendable {
     /// Most matches are early: only the first `prefix` bytes are cut into clusters, and the whole text only when
     /// the excerpt needs more (nil: always the whole text).
     func snippet(of text: String, before: Int = 40, after: Int = 80, prefix: Int? = 4096) -> [Part]? {
+        snippet(in: ClusteredText(text, prefix: prefix), of: text, before: before, after: after)
+    }
+
+    /// ``snippet(of:before:after:prefix:)`` for `text` whose first bytes are already cut into clusters (`prefix`,
+    /// shared by several highlighters): the whole text is cut only when the excerpt needs more.
+    func snippet(in prefix: ClusteredText, of text: String, before: Int = 40, after: Int = 80) -> [Part]? {
         guard !words.isEmpty else { return nil }
-        var clustered = ClusteredText(text, prefix: prefix)
-        var first = clustered.firstMatchRange(of: needles)
-        if clustered.isTruncated, !isSettled(first, in: clustered, after: after) {
-            clustered = ClusteredText(text)
-            first = clustered.firstMatchRange(of: needles)
+        if prefix.isTruncated, !isSettled(prefix.firstMatchRange(of: needles), in: prefix, after: after) {
+            return snippet(in: ClusteredText(text), before: before, after: after)
         }
-        guard let first else { return nil }
-        return excerpt(of: clustered, around: first, before: before, after: after)
+        return snippet(in: prefix, before: before, after: after)
     }
 
     /// ``snippet(of:before:after:prefix:)`` for a whole text already cut into clusters (shared by several highlighters).
