@@ -94,11 +94,11 @@ def write_report(results: str, out: str, command: str, notes: list[str]) -> None
 
     rebuilds = [r for r in builds if r["tool"] == "boardarchive" and r["scenario"] != "full"]
     if rebuilds:
-        names = {"nothing": "nothing changed", "new1pct": "1 % new posts", "edit10": "10 posts edited", "gone10": "10 posts gone",
+        names = {"nothing": "nothing changed", "new1pct": "1 % new posts", "edit10": "10 posts edited", "gone10": "10 posts taken down",
                  "nextday": "the clock a day later"}
         lines += ["## Rebuilds", "",
                   "On a copy of the full build's site and store, one after another in this order (each starts from the "
-                  "previous one's site); the mutations are `boardarchive bench-data --mutate new|edit|gone`.", "",
+                  "previous one's site); the mutations are `boardarchive bench-data --mutate new|edit|gone` (gone: one `redact --post` each).", "",
                   "| posts | change | seconds | of full build | files rendered | files written | unchanged | removed | peak RSS |",
                   "|---:|---|---:|---:|---:|---:|---:|---:|---:|"]
         for r in rebuilds:
