@@ -33,6 +33,11 @@ struct RedactionStoreTests {
         }
         #expect(shown == [304, 302, 303])
         #expect(try store.listingCounts(ofBoard: 3) == ListingCounts(notices: 1, others: 3, removed: 1))
+        // Its text stays readable to the build (never published: keyword lists keep its place), until a purge.
+        let removed = try store.readChronologically { try $0.lookup.removedPosts(ids: [301, 302]) }
+        #expect(removed.keys.sorted() == [301])
+        #expect(removed[301]?.title == "표가 있는 글")
+        #expect(removed[301]?.contents.isEmpty == false)
 
         let undone = try store.undoRedaction(redaction.id, at: Self.when.addingTimeInterval(60))
         #expect(undone.undoneAt != nil && undone.postCount == 0)
@@ -94,6 +99,8 @@ struct RedactionStoreTests {
         #expect(row["title"] as String == "" && row["contents"] as String == "" && row["writerName"] as String == "")
         #expect(row["raw"] as String == "{}" && row["purged"] as Int == 2)
         #expect(try store.post(id: 301) == nil)
+        // A purged post keeps no keyword place: the build reads nothing of it to match (302 is removed, not purged).
+        #expect(try store.readChronologically { try $0.lookup.removedPosts(ids: [301, 302]) }.keys.sorted() == [302])
     }
 
     @Test("--purge leaves no byte of the post's title, body or writer in the store file, its WAL or shared memory")

@@ -30,7 +30,7 @@ import Testing
         "a tag is left alone when folding could change the page",
         arguments: [
             "{{s.nosuchstring}}", "{{=<% %>=}}<% s.home %>{{s.home}}", "{{{s.home}}", "{{s.home}}}x", "{{#s.home}}a{{/s.home}}",
-            "{{^s.home}}a{{/s.home}}", "{{s.keywordCount}}",
+            "{{^s.home}}a{{/s.home}}", "{{s.keywordCount}}", "{{! a {{s.home}} }}<a href=\"{{root}}\">", "{{% CONTENT_TYPE: TEXT}}{{s.home}}",
         ])
     func leftAlone(text: String) {
         // `keywordCount` holds a `{count}` placeholder: a brace next to template text could form a tag.
@@ -42,6 +42,8 @@ import Testing
         let strings = SiteStrings(language: .en)
         let home = strings["home"]
         #expect(TemplateRenderer.foldingStrings(in: "<a>{{s.home}}</a>{{{ s.home }}}{{&s.home}}", strings: strings) == "<a>\(home)</a>\(home)\(home)")
+        // Outside a comment only: a comment ends at its first `}}`.
+        #expect(TemplateRenderer.foldingStrings(in: "{{! {{s.home}}{{s.home}}", strings: strings) == "{{! {{s.home}}\(home)")
     }
 
     @Test("no context but the common one holds the strings table")

@@ -68,12 +68,14 @@ public struct ListingPages: Sendable, Equatable {
     }
 
     /// Adds what the pager and header of `page` (nil: the front page) show to `digest`: the page, its numbered
-    /// window, whether a newer archive page exists, and on the front page the total and the number of archive pages.
+    /// window, whether a newer archive page exists and whether the listing shows any post (every page shows its list
+    /// and pager, or the empty state, by that), and on the front page the total and the number of archive pages.
     public func addPager(of page: Int?, to digest: inout BuildDigest) {
         digest.add(page)
         for number in window(around: page) { digest.add(number) }
         if let page {
             digest.add(page + 1 < archivePageCount)
+            digest.add(shownCount > 0)
         } else {
             digest.add(totalCount)
             digest.add(shownCount)

@@ -210,11 +210,12 @@ public struct ListingLookup {
         return result
     }
 
-    /// The posts a redaction removed, with these ids, by id: with the text the store still holds (none once purged),
-    /// for the keyword lists that keep their places (see ``RemovedPlaces``). Never published.
+    /// The posts a redaction removed, with these ids, by id, with their text, for the keyword lists that keep their
+    /// places (see ``RemovedPlaces``); purged posts are left out. Never published.
     public func removedPosts(ids: [Int]) throws -> [Int: Post] {
         var result: [Int: Post] = [:]
-        try forEachRow(ids: ids, withContents: true, where: ArchiveStore.removedPosts) { row in
+        // A purged post keeps nothing to match (its anonymous flag would still match the anonymous label).
+        try forEachRow(ids: ids, withContents: true, where: ArchiveStore.removedPosts + " AND purged = 0") { row in
             var post = ArchiveStore.listedPost(from: row, pseudonyms: pseudonyms).post
             post.contents = (row[23] as String?) ?? ""
             result[post.postId] = post
