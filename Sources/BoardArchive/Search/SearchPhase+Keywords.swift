@@ -18,8 +18,9 @@ struct KeywordResults {
     var removed: [Bool] = []
     /// How many of the places are notices (listed first).
     var pinned = 0
+
     /// How many places are removed posts'.
-    var removedCount = 0
+    var removedCount: Int { removed.count { $0 } }
 
     /// The posts the list shows.
     var shownCount: Int { postIds.count - removedCount }
@@ -30,14 +31,17 @@ struct KeywordResults {
         self.keyword = keyword
         var places = removedPlaces.makeIterator()
         var nextRemoved = places.next()
-        func append(_ place: RemovedPlaces.Place) {
-            postIds.append(place.postId)
-            created.append(place.created)
-            hashes.append(0)
-            boards.append(place.boardId)
-            removed.append(true)
-            removedCount += 1
-            if place.isNotice { pinned += 1 }
+        func append(postId: Int, created time: Int, hash: UInt64, board: Int, isNotice: Bool, isRemoved: Bool) {
+            postIds.append(postId)
+            created.append(time)
+            hashes.append(hash)
+            boards.append(board)
+            removed.append(isRemoved)
+            if isNotice { pinned += 1 }
+        }
+        func appendRemoved(_ place: RemovedPlaces.Place) {
+            append(postId: place.postId, created: place.created, hash: 0, board: place.boardId, isNotice: place.isNotice, isRemoved: true)
+            nextRemoved = places.next()
         }
         for block in blocks {
             for position in (block.record.matches[keyword.slug] ?? []).reversed() {
@@ -46,21 +50,14 @@ struct KeywordResults {
                 while let place = nextRemoved,
                     place.isNotice != block.isNotice ? place.isNotice : (place.created, place.postId) > (time, postId)
                 {
-                    append(place)
-                    nextRemoved = places.next()
+                    appendRemoved(place)
                 }
-                postIds.append(postId)
-                created.append(time)
-                hashes.append(block.record.hashes[position])
-                boards.append(block.record.boards[position])
-                removed.append(false)
-                if block.isNotice { pinned += 1 }
+                append(
+                    postId: postId, created: time, hash: block.record.hashes[position], board: block.record.boards[position],
+                    isNotice: block.isNotice, isRemoved: false)
             }
         }
-        while let place = nextRemoved {
-            append(place)
-            nextRemoved = places.next()
-        }
+        while let place = nextRemoved { appendRemoved(place) }
     }
 }
 

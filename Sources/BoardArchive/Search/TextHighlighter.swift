@@ -43,10 +43,14 @@ struct TextHighlighter: Sendable {
     /// shared by several highlighters): the whole text is cut only when the excerpt needs more.
     func snippet(in prefix: ClusteredText, of text: String, before: Int = 40, after: Int = 80) -> [Part]? {
         guard !words.isEmpty else { return nil }
-        if prefix.isTruncated, !isSettled(prefix.firstMatchRange(of: needles), in: prefix, after: after) {
-            return snippet(in: ClusteredText(text), before: before, after: after)
+        var clustered = prefix
+        var first = prefix.firstMatchRange(of: needles)
+        if prefix.isTruncated, !isSettled(first, in: prefix, after: after) {
+            clustered = ClusteredText(text)
+            first = clustered.firstMatchRange(of: needles)
         }
-        return snippet(in: prefix, before: before, after: after)
+        guard let first else { return nil }
+        return excerpt(of: clustered, around: first, before: before, after: after)
     }
 
     /// ``snippet(of:before:after:prefix:)`` for a whole text already cut into clusters (shared by several highlighters).
