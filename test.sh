@@ -6,5 +6,7 @@ scripts/bootstrap.sh --browser
 swift format lint --recursive --strict Sources Tests Package.swift
 swift build --build-tests
 swift test --skip-build
+# The vendored, patched swift-mustache (Vendor/swift-mustache/PATCHES.md), its own tests and the patch's.
+swift test --package-path Vendor/swift-mustache
 Benchmarks/search/engine-check.sh
 .venv/bin/python -m pytest -q Tests/Browser
