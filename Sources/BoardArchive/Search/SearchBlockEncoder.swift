@@ -50,22 +50,36 @@ struct SearchBlockEncoder {
     /// The posting entries of a block sorted by token: the token and its lists `title.contents.writer`
     /// (trailing empty lists dropped), plus one `#b:<boardId>` entry per board.
     func postingEntries(of documents: [SearchDocument]) -> [(token: String, lists: String)] {
-        var lists: [UInt64: [[Int]]] = [:]
+        // A gram's lists sit at `slot * 3 + field` of one flat array, found through `slots`: no dictionary value to
+        // copy on write, and one set of a field's keys reused for every post.
+        var slots: [UInt64: Int] = [:]
+        var keys: [UInt64] = []
+        var lists: [[Int]] = []
         var boards: [Int: [Int]] = [:]
+        var fieldKeys = Set<UInt64>()
         for (position, document) in documents.enumerated() {
             boards[document.boardId, default: []].append(position)
             for field in SearchField.allCases {
-                var keys = Set<UInt64>()
-                SearchTokenizer.addGramKeys(ofNormalized: TextNormalizer.normalize(field.text(of: document)), to: &keys)
-                for key in keys {
-                    lists[key, default: [[], [], []]][field.rawValue].append(position)
+                fieldKeys.removeAll(keepingCapacity: true)
+                SearchTokenizer.addGramKeys(ofNormalized: TextNormalizer.normalize(field.text(of: document)), to: &fieldKeys)
+                for key in fieldKeys {
+                    let slot: Int
+                    if let existing = slots[key] {
+                        slot = existing
+                    } else {
+                        slot = keys.count
+                        slots[key] = slot
+                        keys.append(key)
+                        lists.append(contentsOf: [[], [], []])
+                    }
+                    lists[slot * 3 + field.rawValue].append(position)
                 }
             }
         }
-        var entries: [(token: String, lists: String)] = lists.map { key, fieldLists in
-            var encoded = fieldLists.map(PostingCodec.encode)
+        var entries: [(token: String, lists: String)] = keys.indices.map { slot in
+            var encoded = lists[(slot * 3)..<(slot * 3 + 3)].map(PostingCodec.encode)
             while encoded.last?.isEmpty == true { encoded.removeLast() }
-            return (SearchTokenizer.token(for: key), encoded.joined(separator: "."))
+            return (SearchTokenizer.token(for: keys[slot]), encoded.joined(separator: "."))
         }
         for (boardId, positions) in boards {
             entries.append((SearchTokenizer.boardToken(boardId), PostingCodec.encode(positions)))

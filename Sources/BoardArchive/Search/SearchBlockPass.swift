@@ -149,8 +149,12 @@ struct SearchBlockPass {
             let record = SearchBlockRecord(
                 id: block.id, postingBuckets: encoded.postingBuckets, files: encoded.files.keys.sorted(), postIds: block.posts.map(\.post.postId),
                 created: block.posts.map { Int($0.post.createdDateTime.timeIntervalSince1970.rounded(.down)) },
-                hashes: block.posts.map { ContentHash.key($0.contentHash.utf8) }, boards: block.posts.map(\.post.boardId))
-            blocks.append(SearchPhase.Block(id: block.id, digest: block.digest, record: record, kept: false))
+                hashes: block.posts.map { ContentHash.key($0.contentHash.utf8) }, boards: block.posts.map(\.post.boardId), base: digestBase)
+            let previous = output.previousContents(of: SearchBlockRecord.recordPath(of: block.id)).flatMap {
+                SearchBlockRecord(id: block.id, data: $0)
+            }
+            let carried = CarriedMatches(record: record, documents: work[index], previous: previous)
+            blocks.append(SearchPhase.Block(id: block.id, digest: block.digest, record: record, kept: false, carried: carried))
         }
         pending.removeAll()
     }

@@ -5,8 +5,8 @@ import Foundation
 /// keyword terms in `<block>.terms` beside it.
 ///
 /// The record lists the block's index files, its posts (ids and creation times, by position) and, per keyword
-/// page slug, the positions that match the keyword. Lines: `v1`, `buckets <n>`, `files <path> …`, `ids <id>,…`,
-/// `created <seconds>,…`, `hashes <hash>,…`, `boards <id>,…`, then `match <slug> <position>,…` per keyword. The terms file has `<count> <term>` lines
+/// page slug, the positions that match the keyword. Lines: `v1`, `buckets <n>`, `base <digest>`, `files <path> …`,
+/// `ids <id>,…`, `created <seconds>,…`, `hashes <hash>,…`, `boards <id>,…`, then `match <slug> <position>,…` per keyword. The terms file has `<count> <term>` lines
 /// (terms are letters and digits only).
 struct SearchBlockRecord: Sendable, Equatable {
     /// The block's id (`n3`, `t0`).
@@ -26,6 +26,9 @@ struct SearchBlockRecord: Sendable, Equatable {
     var boards: [Int]
     /// Keyword page slug → matching positions, ascending.
     var matches: [String: [Int]]
+    /// The search phase's digest base the block was encoded with (templates, strings, settings): the matches of a post
+    /// whose id and content hash are unchanged carry over to the next build only when it is the same.
+    var base: BuildDigest?
 
     /// The folder of the records, relative to the site root.
     static let folder = ".boardarchive-cache/search/"
@@ -35,7 +38,7 @@ struct SearchBlockRecord: Sendable, Equatable {
 
     /// The record's bytes.
     func encoded() -> Data {
-        var text = "v1\nbuckets \(postingBuckets)\nfiles " + files.joined(separator: " ") + "\n"
+        var text = "v1\nbuckets \(postingBuckets)\n" + (base.map { "base \($0)\n" } ?? "") + "files " + files.joined(separator: " ") + "\n"
         text += "ids " + postIds.map(String.init).joined(separator: ",") + "\n"
         text += "created " + created.map(String.init).joined(separator: ",") + "\n"
         text += "hashes " + hashes.map(ContentHash.hex).joined(separator: ",") + "\n"
@@ -56,6 +59,7 @@ struct SearchBlockRecord: Sendable, Equatable {
         hashes = []
         boards = []
         matches = [:]
+        base = nil
         // Parsed from the bytes: `String.split` walks grapheme clusters, which made reading the records of kept
         // blocks a tenth of a rebuild with nothing changed.
         let bytes = [UInt8](data)
@@ -88,6 +92,7 @@ struct SearchBlockRecord: Sendable, Equatable {
             let value = line[(space + 1)...]
             switch String(decoding: line[..<space], as: UTF8.self) {
             case "buckets": postingBuckets = numbers(value).first ?? 0
+            case "base": base = BuildDigest(hexBytes: value)
             case "files": files = strings(value, separator: UInt8(ascii: " "))
             case "ids": postIds = numbers(value)
             case "created": created = numbers(value)
@@ -105,7 +110,7 @@ struct SearchBlockRecord: Sendable, Equatable {
 
     init(
         id: String, postingBuckets: Int, files: [String], postIds: [Int], created: [Int], hashes: [UInt64], boards: [Int],
-        matches: [String: [Int]] = [:]
+        matches: [String: [Int]] = [:], base: BuildDigest? = nil
     ) {
         self.id = id
         self.postingBuckets = postingBuckets
@@ -115,6 +120,7 @@ struct SearchBlockRecord: Sendable, Equatable {
         self.hashes = hashes
         self.boards = boards
         self.matches = matches
+        self.base = base
     }
 
     /// The terms file's bytes: `<count> <term>` lines, sorted by term.

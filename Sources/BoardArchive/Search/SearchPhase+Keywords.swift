@@ -106,13 +106,16 @@ extension SearchPhase {
         return keywords
     }
 
-    /// Finds, per block, the positions matching each keyword (kept blocks reuse their record) and writes the records.
+    /// Finds, per block, the positions matching each keyword (kept blocks reuse their record, re-encoded blocks what
+    /// their unchanged posts carry over: ``CarriedMatches``) and writes the records.
     func findMatches(of keywords: [SearchKeyword], in blocks: inout [Block], provisionalManifest: Data, output: SiteOutput) throws {
         let slugs = keywords.map(\.slug)
         let work = blocks.indices.filter { index in slugs.contains { blocks[index].record.matches[$0] == nil } }
         let snapshot = blocks
+        let configuration = indexConfiguration
         let found = try concurrentMap(work.count) { item in
             let block = snapshot[work[item]]
+            if let carried = try block.carried?.positions(matching: keywords, configuration: configuration) { return carried }
             let reader = try SearchIndexReader(load: { path in
                 path == SearchIndexBuilder.manifestPath ? provisionalManifest : output.currentContents(of: path)
             })

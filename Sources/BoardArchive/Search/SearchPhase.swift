@@ -47,6 +47,8 @@ struct SearchPhase: Sendable {
         var digest: BuildDigest
         var record: SearchBlockRecord
         var kept: Bool
+        /// For a re-encoded block, the matches its unchanged posts carry over from the previous build.
+        var carried: CarriedMatches?
         var isNotice: Bool { id.hasPrefix("t") }
     }
 

@@ -23,21 +23,32 @@ public enum TextNormalizer {
         }
         // ASCII and precomposed Hangul syllables only (most Korean posts): NFKC and folding leave the syllables as
         // they are and only lower ASCII letters, and neither composes with the other, so Foundation is not needed.
-        if text.unicodeScalars.allSatisfy({ $0.value < 0x80 || (0xAC00...0xD7A3).contains($0.value) }) {
-            var output = String.UnicodeScalarView()
-            for scalar in text.unicodeScalars {
-                if (0x41...0x5A).contains(scalar.value), let lower = Unicode.Scalar(scalar.value + 32) {
-                    output.append(lower)
-                } else {
-                    output.append(scalar)
-                }
-            }
-            return String(output)
-        }
+        if let lowered = loweredIfASCIIAndHangul(text) { return lowered }
         var output = String.UnicodeScalarView()
         let changed = fold(composeHangul(Array(compatibilityComposed(text).unicodeScalars)), into: &output)
         guard changed else { return String(output) }
         return String(String.UnicodeScalarView(composeHangul(Array(compatibilityComposed(String(output)).unicodeScalars))))
+    }
+
+    /// `text` with ASCII letters lowered when it holds only ASCII and precomposed Hangul syllables (U+AC00–U+D7A3),
+    /// worked on its UTF-8 bytes; nil for any other text.
+    private static func loweredIfASCIIAndHangul(_ text: String) -> String? {
+        var bytes = Array(text.utf8)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte < 0x80 {
+                if (0x41...0x5A).contains(byte) { bytes[index] = byte + 32 }
+                index += 1
+                continue
+            }
+            // A syllable is three bytes, EA B0 80 (U+AC00) to ED 9E A3 (U+D7A3); the string is valid UTF-8.
+            guard (0xEA...0xED).contains(byte), index + 2 < bytes.count else { return nil }
+            let value = (UInt32(byte & 0x0F) << 12) | (UInt32(bytes[index + 1] & 0x3F) << 6) | UInt32(bytes[index + 2] & 0x3F)
+            guard (0xAC00...0xD7A3).contains(value) else { return nil }
+            index += 3
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// NFKC as Foundation computes it (Hangul finished by ``composeHangul(_:)``).

@@ -51,6 +51,7 @@ public struct SiteBuilder: Sendable {
     /// - Returns: how many files were written, kept unchanged and removed.
     /// - Throws: ``BuildError``; the previous site is then left exactly as it was.
     public func build() async throws -> BuildReport {
+        var timer = PhaseClock(logger: logger)
         let publisher = SitePublisher(outputDirectory: configuration.outputDirectory, force: configuration.force)
         let previous = try publisher.checkOutput()
         let strings = SiteStrings(language: configuration.language)
@@ -71,7 +72,7 @@ public struct SiteBuilder: Sendable {
             let boardIds = Set(boards.map(\.boardId))
             try refuseShrinking(previous: previous, boards: boards)
             try refuseIdsBeyondRule()
-            var timer = PhaseClock(logger: logger)
+            timer.lap("prepare")
             let pagesUnchanged = try keepPagesIfUnchanged(boards: boards, base: base, output: output)
             var summaries: [BoardSummary] = []
             progress.update { $0.boards = boards.count }
