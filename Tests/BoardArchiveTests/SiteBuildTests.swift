@@ -26,7 +26,7 @@ struct SiteBuildTests {
         #expect(
             state.allSatisfy {
                 $0.range(
-                    of: #"^\.boardarchive-cache/(search/[nt]\d+\.(txt|terms)|search-(directory|keywords)\.txt|pages\.txt)$"#,
+                    of: #"^\.boardarchive-cache/(search/[nt]\d+\.(txt|terms)|search-(directory|keywords|blocks)\.txt|pages\.txt)$"#,
                     options: .regularExpression)
                     != nil
             })

@@ -148,7 +148,7 @@ struct SiteLinkTests {
         // The search index and keyword pages have documented names; nothing else is allowed.
         let indexFile = #/search/(d\d+|[nt]\d+/[pmc]\d+)\.js/#
         let keywordPage = #/keywords/k-[0-9a-f]+(-page-[2-9]|-page-[1-9]\d+)?\.html/#
-        let buildState = #/\.boardarchive-cache/(search/[nt]\d+\.(txt|terms)|search-(directory|keywords)\.txt|pages\.txt)/#
+        let buildState = #/\.boardarchive-cache/(search/[nt]\d+\.(txt|terms)|search-(directory|keywords|blocks)\.txt|pages\.txt)/#
         let extra = files.subtracting(expected).filter {
             (try? indexFile.wholeMatch(in: $0)) == nil && (try? keywordPage.wholeMatch(in: $0)) == nil
                 && (try? buildState.wholeMatch(in: $0)) == nil

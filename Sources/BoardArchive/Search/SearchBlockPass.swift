@@ -73,8 +73,37 @@ struct SearchBlockPass {
         }
         if !current.isEmpty { try add(current, id: (group ? "t" : "n") + "\(number)", lookup: cursor.lookup) }
         try encodePending(lookup: cursor.lookup)
-        let removed = try cursor.lookup.removedPosts(ids: removedIds)
-        removedDocuments = removedIds.compactMap { removed[$0] }.map {
+        try readRemoved(ids: removedIds, lookup: cursor.lookup)
+    }
+
+    /// Keeps every block of `ids` (build order) as the previous build recorded it, without streaming the archive: the
+    /// shortcut for a store whose posts and boards are what they were. False, with nothing kept, when a record or
+    /// file is missing; the caller then streams as usual.
+    mutating func keepAll(ids: [String], removedIds: [Int], lookup: ListingLookup) throws -> Bool {
+        var records: [(record: SearchBlockRecord, digest: BuildDigest)] = []
+        for id in ids {
+            guard let digest = output.previousDigest(of: SearchBlockRecord.termsPath(of: id)),
+                let data = output.previousContents(of: SearchBlockRecord.recordPath(of: id)),
+                let record = SearchBlockRecord(id: id, data: data),
+                record.files.allSatisfy({ output.previousDigest(of: $0) != nil })
+            else { return false }
+            records.append((record, digest))
+        }
+        for (record, digest) in records {
+            for path in record.files { _ = try output.keepPrevious(path) }
+            _ = try output.keepPrevious(SearchBlockRecord.termsPath(of: record.id))
+            boardsWithPosts.formUnion(record.boards.filter { names[$0] != nil })
+            blocks.append(SearchPhase.Block(id: record.id, digest: digest, record: record, kept: true))
+        }
+        keptCount = records.count
+        try readRemoved(ids: removedIds, lookup: lookup)
+        return true
+    }
+
+    /// The removed posts of the boards being built, as documents of the text the store still holds.
+    private mutating func readRemoved(ids: [Int], lookup: ListingLookup) throws {
+        let removed = try lookup.removedPosts(ids: ids)
+        removedDocuments = ids.compactMap { removed[$0] }.filter { names[$0.boardId] != nil }.map {
             SearchDocument(post: $0, boardName: names[$0.boardId] ?? "", anonymousLabel: anonymousLabel)
         }
     }

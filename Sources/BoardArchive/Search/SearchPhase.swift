@@ -64,13 +64,19 @@ struct SearchPhase: Sendable {
 
     /// Path of the directory's state: its bucket count and files; its digest is the directory's.
     static let directoryStatePath = ".boardarchive-cache/search-directory.txt"
+    /// Path of the list of blocks (ids in build order); its digest covers the posts and boards of the store.
+    static let blocksStatePath = ".boardarchive-cache/search-blocks.txt"
     /// Path of the keyword list; its digest covers the blocks and the keyword settings.
     static let keywordStatePath = ".boardarchive-cache/search-keywords.txt"
 
     /// Runs the phase; `SiteBuilder` calls this after the board pages and the home page.
     @discardableResult
+    ///
+    /// `posts` is the digest of every board and post as the store holds them (``SiteBuilder/postsDigest(boards:)``): when
+    /// the previous build recorded the same, its blocks are kept without streaming the archive.
     func run(
-        store: ArchiveStore, boards: [Board], output: SiteOutput, renderer: TemplateRenderer, pages: PageContext, base: BuildDigest
+        store: ArchiveStore, boards: [Board], output: SiteOutput, renderer: TemplateRenderer, pages: PageContext, base: BuildDigest,
+        posts: BuildDigest? = nil
     ) throws -> Report {
         let names = Dictionary(boards.map { ($0.boardId, $0.displayName) }, uniquingKeysWith: { first, _ in first })
         var digestBase = base
@@ -82,8 +88,22 @@ struct SearchPhase: Sendable {
         var timer = PhaseClock(logger: logger)
         var pass = SearchBlockPass(
             configuration: indexConfiguration, names: names, anonymousLabel: pages.strings["anonymous"], digestBase: digestBase, output: output)
+        var blocksDigest = digestBase
+        blocksDigest.add("blocks")
+        blocksDigest.add(posts ?? BuildDigest())
         do {
-            try store.readChronologically { cursor in try pass.run(cursor) }
+            var keptAll = false
+            if posts != nil, output.previousDigest(of: Self.blocksStatePath) == blocksDigest,
+                let state = output.previousContents(of: Self.blocksStatePath)
+            {
+                let ids = String(decoding: state, as: UTF8.self).split(separator: "\n").map(String.init)
+                let removedIds = try store.removedPostIds()
+                keptAll = try store.withLookup { lookup in try pass.keepAll(ids: ids, removedIds: removedIds, lookup: lookup) }
+            }
+            if !keptAll { try store.readChronologically { cursor in try pass.run(cursor) } }
+            if posts != nil, try output.needsRendering(Self.blocksStatePath, digest: blocksDigest) {
+                try output.write(Data(Self.searchOrder(pass.blocks).map { $0.id + "\n" }.joined().utf8), to: Self.blocksStatePath)
+            }
         } catch let error as BuildError {
             throw error
         } catch let error as SearchIndexError {
@@ -92,10 +112,7 @@ struct SearchPhase: Sendable {
             throw BuildError(phase: .store, underlying: error)
         }
         timer.lap("search blocks")
-        // Search order: notice blocks newest first, then the others newest first.
-        let blocks = pass.blocks.sorted { lhs, rhs in
-            lhs.isNotice != rhs.isNotice ? lhs.isNotice : SearchIndexBuilder.blockNumber(lhs.id) > SearchIndexBuilder.blockNumber(rhs.id)
-        }
+        let blocks = Self.searchOrder(pass.blocks)
         var report = Report(blocksEncoded: pass.blocks.count - pass.keptCount, blocksKept: pass.keptCount)
         let total = blocks.reduce(0) { $0 + $1.record.postIds.count }
         let directoryBuckets = try writeDirectory(blocks: blocks, directory: &pass.directory, base: digestBase, output: output)
@@ -140,6 +157,13 @@ struct SearchPhase: Sendable {
                 "keywordPages": "\(report.keywordPages)",
             ])
         return report
+    }
+
+    /// `blocks` in search order: notice blocks newest first, then the others newest first.
+    static func searchOrder(_ blocks: [Block]) -> [Block] {
+        blocks.sorted { lhs, rhs in
+            lhs.isNotice != rhs.isNotice ? lhs.isNotice : SearchIndexBuilder.blockNumber(lhs.id) > SearchIndexBuilder.blockNumber(rhs.id)
+        }
     }
 
     /// Writes the block directory, or keeps the previous one when no block changed; returns its bucket count.

@@ -4,14 +4,10 @@ extension SiteBuilder {
     /// The build's record of what the board, post and home pages and the feeds were made from, as a whole.
     static let pagesStatePath = ".boardarchive-cache/pages.txt"
 
-    /// The digest of everything the board, post and home pages and the feeds are made from: the shared inputs, the
-    /// calendar day (new badges and `HH:mm` labels), the base URL (feeds), every board, and every post's id, board
-    /// and content hash.
-    func pagesDigest(boards: [Board], base: BuildDigest) throws -> BuildDigest {
-        var digest = base
-        digest.add("pages")
-        digest.add(configuration.clock.localTime(of: configuration.now).dayNumber)
-        digest.add(configuration.baseURL?.absoluteString ?? "")
+    /// The digest of the archive's content as the store holds it: every board (id and name) and every post's id,
+    /// board, content hash and redaction. One read of the post table, shared by the pages and the search index.
+    func postsDigest(boards: [Board]) throws -> BuildDigest {
+        var digest = BuildDigest()
         digest.add(boards.count)
         for board in boards {
             digest.add(board.boardId)
@@ -21,14 +17,25 @@ extension SiteBuilder {
         return digest
     }
 
+    /// The digest of everything the board, post and home pages and the feeds are made from: the shared inputs, the
+    /// calendar day (new badges and `HH:mm` labels), the base URL (feeds) and ``postsDigest(boards:)``.
+    func pagesDigest(posts: BuildDigest, base: BuildDigest) -> BuildDigest {
+        var digest = base
+        digest.add("pages")
+        digest.add(configuration.clock.localTime(of: configuration.now).dayNumber)
+        digest.add(configuration.baseURL?.absoluteString ?? "")
+        digest.add(posts)
+        return digest
+    }
+
     /// When nothing the pages are made from changed since the previous build, keeps every board, post and home page
     /// and every feed as the previous build made them, without reading a listing; returns whether it did.
     ///
     /// This is the rebuild with nothing changed (and the rebuild after a crawl that found nothing new): its cost is one
     /// read of the posts' ids and hashes instead of a stream of every board's listing. Otherwise the board phase
     /// decides page by page, as usual.
-    func keepPagesIfUnchanged(boards: [Board], base: BuildDigest, output: SiteOutput) throws -> Bool {
-        let digest = try pagesDigest(boards: boards, base: base)
+    func keepPagesIfUnchanged(posts: BuildDigest, base: BuildDigest, output: SiteOutput) throws -> Bool {
+        let digest = pagesDigest(posts: posts, base: base)
         let unchanged = output.previousDigest(of: Self.pagesStatePath) == digest
         if unchanged {
             for (path, previous) in output.previousManifest.digests where Self.isPage(path) {

@@ -73,7 +73,8 @@ public struct SiteBuilder: Sendable {
             try refuseShrinking(previous: previous, boards: boards)
             try refuseIdsBeyondRule()
             timer.lap("prepare")
-            let pagesUnchanged = try keepPagesIfUnchanged(boards: boards, base: base, output: output)
+            let postsDigest = try postsDigest(boards: boards)
+            let pagesUnchanged = try keepPagesIfUnchanged(posts: postsDigest, base: base, output: output)
             var summaries: [BoardSummary] = []
             progress.update { $0.boards = boards.count }
             if !pagesUnchanged {
@@ -97,7 +98,7 @@ public struct SiteBuilder: Sendable {
             timer.lap("board and post pages")
             do {
                 try SearchPhase(configuration: configuration, logger: logger, indexConfiguration: configuration.searchIndex)
-                    .run(store: store, boards: boards, output: output, renderer: renderer, pages: pages, base: base)
+                    .run(store: store, boards: boards, output: output, renderer: renderer, pages: pages, base: base, posts: postsDigest)
             } catch {
                 throw BuildError(phase: .search, underlying: error)
             }

@@ -21,18 +21,34 @@ struct SiteManifest: Sendable, Equatable {
     /// Reads the manifest of the site in `directory`; nil when there is none or it is not one this version wrote.
     static func load(from directory: URL) -> SiteManifest? {
         guard let data = FileManager.default.contents(atPath: directory.appendingPathComponent(fileName).path) else { return nil }
-        // Lines are cut on bytes: `String.split` walks grapheme clusters, which cost more than the rest of a rebuild
-        // with nothing changed.
-        var lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true)[...]
-        guard let first = lines.first, first.elementsEqual(header.utf8) else { return nil }
-        lines = lines.dropFirst()
-        var digests: [String: BuildDigest] = [:]
-        digests.reserveCapacity(lines.count)
-        for line in lines {
-            guard let space = line.firstIndex(of: UInt8(ascii: " ")), let digest = BuildDigest(hexBytes: line[..<space]) else { return nil }
-            digests[String(decoding: line[line.index(after: space)...], as: UTF8.self)] = digest
+        // Lines are cut on the raw bytes: `String.split` walks grapheme clusters, and `Data`'s own iterator costs a
+        // call a byte; either was a large part of a rebuild with nothing changed.
+        return data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> SiteManifest? in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            let newline = UInt8(ascii: "\n")
+            var lineCount = 0
+            for byte in bytes where byte == newline { lineCount += 1 }
+            var digests: [String: BuildDigest] = [:]
+            digests.reserveCapacity(lineCount)
+            var start = 0
+            var isFirst = true
+            while start < bytes.count {
+                var end = start
+                while end < bytes.count, bytes[end] != newline { end += 1 }
+                defer { start = end + 1 }
+                guard end > start else { continue }
+                let line = UnsafeBufferPointer(rebasing: bytes[start..<end])
+                if isFirst {
+                    guard line.elementsEqual(header.utf8) else { return nil }
+                    isFirst = false
+                    continue
+                }
+                // `<32 hex digits> <path>`
+                guard line.count > 33, line[32] == UInt8(ascii: " "), let digest = BuildDigest(hexBytes: line[0..<32]) else { return nil }
+                digests[String(decoding: UnsafeBufferPointer(rebasing: line[33...]), as: UTF8.self)] = digest
+            }
+            return isFirst ? nil : SiteManifest(digests: digests)
         }
-        return SiteManifest(digests: digests)
     }
 
     /// The manifest's bytes: the header, then `digest path` lines sorted by path.

@@ -80,6 +80,11 @@ extension ArchiveStore {
         }
     }
 
+    /// Runs `body` with lookups in one snapshot of the store, without a stream.
+    public func withLookup<T>(_ body: (ListingLookup) throws -> T) throws -> T {
+        try read { db in try body(ListingLookup(db: db, pseudonyms: pseudonyms)) }
+    }
+
     /// The posts (with bodies) with these ids, by id.
     public func posts(ids: [Int]) throws -> [Int: Post] {
         try read { db in
