@@ -27,16 +27,37 @@ struct KeywordSelector {
         return top(count, of: frequency(of: documents))
     }
 
+    /// A term as its UTF-8 bytes, hashed and compared as bytes. Terms are normalised (NFKC, or ASCII and precomposed
+    /// Hangul), so equal strings have equal bytes; `String`'s own hashing and comparison check canonical equivalence
+    /// for non-ASCII text, which cost more than the counting itself.
+    struct Term: Hashable {
+        var bytes: [UInt8]
+
+        init(_ bytes: [UInt8]) { self.bytes = bytes }
+        init(_ text: String) { bytes = Array(text.utf8) }
+
+        var text: String { String(decoding: bytes, as: UTF8.self) }
+
+        static func == (lhs: Term, rhs: Term) -> Bool { lhs.bytes == rhs.bytes }
+
+        func hash(into hasher: inout Hasher) {
+            bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+        }
+    }
+
+    private static let stopTerms = Set(stopWords.map(Term.init))
+
     /// How many of `documents` contain each term.
     static func frequency(of documents: [SearchDocument]) -> [String: Int] {
-        var frequency: [String: Int] = [:]
+        var counts: [Term: Int] = [:]
+        var terms = Set<Term>()
         for document in documents {
-            var terms = Set<String>()
+            terms.removeAll(keepingCapacity: true)
             addTerms(of: document.title, to: &terms)
             addTerms(of: document.contents, to: &terms)
-            for term in terms { frequency[term, default: 0] += 1 }
+            for term in terms { counts[term, default: 0] += 1 }
         }
-        return frequency
+        return Dictionary(counts.map { ($0.key.text, $0.value) }, uniquingKeysWith: +)
     }
 
     /// Adds the terms of the words of `text` to `terms`: what `term(of:)` gives for each of
@@ -48,6 +69,13 @@ struct KeywordSelector {
             }
             return
         }
+        var found = Set<Term>()
+        addTerms(of: text, to: &found)
+        for term in found { terms.insert(term.text) }
+    }
+
+    /// ``addTerms(of:to:byteFastPath:)`` with its byte fast path, into a set of ``Term``s.
+    static func addTerms(of text: String, to terms: inout Set<Term>) {
         var text = text
         text.withUTF8 { bytes in
             var start = 0
@@ -59,7 +87,7 @@ struct KeywordSelector {
                 if simple {
                     if let term = simpleTerm(of: word) { terms.insert(term) }
                 } else if let term = term(of: String(decoding: word, as: UTF8.self)) {
-                    terms.insert(term)
+                    terms.insert(Term(term))
                 }
             }
             while offset < bytes.count {
@@ -91,7 +119,7 @@ struct KeywordSelector {
 
     /// `term(of:)` for a word of ASCII and precomposed Hangul syllables, from its bytes: trims ASCII punctuation and
     /// symbols, lowers ASCII letters, drops one particle from an all-Hangul word.
-    private static func simpleTerm(of word: UnsafeBufferPointer<UInt8>) -> String? {
+    private static func simpleTerm(of word: UnsafeBufferPointer<UInt8>) -> Term? {
         func isTrimmed(_ byte: UInt8) -> Bool {
             (0x21...0x2F).contains(byte) || (0x3A...0x40).contains(byte) || (0x5B...0x60).contains(byte) || (0x7B...0x7E).contains(byte)
         }
@@ -129,8 +157,8 @@ struct KeywordSelector {
                 break
             }
         }
-        let term = String(decoding: bytes, as: UTF8.self)
-        guard scalars >= 2, hasLetter, !stopWords.contains(term) else { return nil }
+        let term = Term(bytes)
+        guard scalars >= 2, hasLetter, !stopTerms.contains(term) else { return nil }
         return term
     }
 
