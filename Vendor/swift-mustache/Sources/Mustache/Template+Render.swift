@@ -303,8 +303,9 @@ extension MustacheTemplate {
         } else if name.first == "." {
             let nameSplit = name.split(separator: ".").map { String($0) }
             child = _getChild(named: nameSplit[...], from: context.stack.last!)
-        } else if !name.utf8.contains(UInt8(ascii: ".")) {
-            // BoardArchive patch: a name without dots is not split into a new array.
+        } else if !name.isEmpty, !name.utf8.contains(UInt8(ascii: ".")) {
+            // BoardArchive patch: a name without dots is not split into a new array (an empty name, which means the
+            // current object, still takes the general path).
             child = nil
             for object in context.stack.reversed() {
                 if let childObject = _getImmediateChild(named: name, from: object) {

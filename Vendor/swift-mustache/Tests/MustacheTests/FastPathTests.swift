@@ -38,6 +38,12 @@ final class FastPathTests: XCTestCase {
                   context, wrapped, "1T,2T,3T,emptyvT")
     }
 
+    func testEmptyNamesMeanTheCurrentObject() throws {
+        let context: [String: Any] = ["title": "hi", "yes": true]
+        let wrapped: [String: Any] = ["title": Optional("hi") as Any, "yes": Optional(true) as Any]
+        try check("{{#title}}[{{}}|{{{}}}]{{/title}}{{#yes}}{{#}}X{{/}}{{^}}Y{{/}}{{/yes}}", context, wrapped, "[hi|hi]X")
+    }
+
     func testDottedNamesAndTheStack() throws {
         let context: [String: Any] = ["a": ["b": ["c": "deep"] as [String: Any]] as [String: Any], "x": "outer",
                                       "inner": ["y": "in"] as [String: Any]]
