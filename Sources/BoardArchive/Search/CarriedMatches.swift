@@ -42,17 +42,9 @@ struct CarriedMatches {
     func positions(matching keywords: [SearchKeyword], configuration: SearchIndexConfiguration) throws -> [String: [Int]]? {
         guard keywords.allSatisfy({ matches[$0.slug] != nil }) else { return nil }
         var result = matches
-        if !fresh.isEmpty {
-            let documents = fresh.map(\.document)
-            let positionOf = Dictionary(fresh.map { ($0.document.postId, $0.position) }, uniquingKeysWith: { first, _ in first })
-            let reader = try SearchIndexReader(files: try SearchIndexBuilder(configuration: configuration).makeSearchIndex(for: documents))
-            for block in SearchIndexBuilder.blocks(of: documents, size: configuration.blockSize) {
-                for keyword in keywords {
-                    for position in try reader.positions(matching: keyword.text, target: .all, inBlock: block.id) {
-                        if let place = positionOf[block.documents[position].postId] { result[keyword.slug, default: []].append(place) }
-                    }
-                }
-            }
+        let positionOf = Dictionary(fresh.map { ($0.document.postId, $0.position) }, uniquingKeysWith: { first, _ in first })
+        try SearchIndexBuilder.forEachMatch(of: keywords, in: fresh.map(\.document), configuration: configuration) { keyword, document in
+            if let place = positionOf[document.postId] { result[keyword.slug, default: []].append(place) }
         }
         return Dictionary(uniqueKeysWithValues: keywords.map { ($0.slug, (result[$0.slug] ?? []).sorted()) })
     }

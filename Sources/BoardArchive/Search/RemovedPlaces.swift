@@ -22,17 +22,30 @@ struct RemovedPlaces {
 
     /// Matches `documents` (the removed posts) against `keywords`.
     init(documents: [SearchDocument], keywords: [SearchKeyword], configuration: SearchIndexConfiguration) throws {
+        try SearchIndexBuilder.forEachMatch(of: keywords, in: documents, configuration: configuration) { keyword, document in
+            bySlug[keyword.slug, default: []].append(
+                Place(
+                    postId: document.postId, boardId: document.boardId,
+                    created: Int(document.createdDateTime.timeIntervalSince1970.rounded(.down)), isNotice: document.isNotice))
+        }
+    }
+}
+
+extension SearchIndexBuilder {
+    /// Calls `body` for each keyword and each of `documents` it matches, in search order per keyword (notices first,
+    /// then newest first): the documents are indexed in memory and matched with the index's own block matcher, so the
+    /// answer is what the written index would give. Nothing is written.
+    static func forEachMatch(
+        of keywords: [SearchKeyword], in documents: [SearchDocument], configuration: SearchIndexConfiguration,
+        _ body: (SearchKeyword, SearchDocument) throws -> Void
+    ) throws {
         guard !documents.isEmpty, !keywords.isEmpty else { return }
         let reader = try SearchIndexReader(files: try SearchIndexBuilder(configuration: configuration).makeSearchIndex(for: documents))
         // Blocks come in search order, each oldest first: reading each block's matches backwards gives search order.
-        for block in SearchIndexBuilder.blocks(of: documents, size: configuration.blockSize) {
+        for block in blocks(of: documents, size: configuration.blockSize) {
             for keyword in keywords {
                 for position in try reader.positions(matching: keyword.text, target: .all, inBlock: block.id).reversed() {
-                    let document = block.documents[position]
-                    bySlug[keyword.slug, default: []].append(
-                        Place(
-                            postId: document.postId, boardId: document.boardId,
-                            created: Int(document.createdDateTime.timeIntervalSince1970.rounded(.down)), isNotice: document.isNotice))
+                    try body(keyword, block.documents[position])
                 }
             }
         }

@@ -82,22 +82,35 @@ struct SearchBlockPass {
     mutating func keepAll(ids: [String], removedIds: [Int], lookup: ListingLookup) throws -> Bool {
         var records: [(record: SearchBlockRecord, digest: BuildDigest)] = []
         for id in ids {
-            guard let digest = output.previousDigest(of: SearchBlockRecord.termsPath(of: id)),
-                let data = output.previousContents(of: SearchBlockRecord.recordPath(of: id)),
-                let record = SearchBlockRecord(id: id, data: data),
-                record.files.allSatisfy({ output.previousDigest(of: $0) != nil })
+            guard let digest = output.previousDigest(of: SearchBlockRecord.termsPath(of: id)), let record = previousRecord(of: id),
+                hasPreviousFiles(record)
             else { return false }
             records.append((record, digest))
         }
         for (record, digest) in records {
-            for path in record.files { _ = try output.keepPrevious(path) }
-            _ = try output.keepPrevious(SearchBlockRecord.termsPath(of: record.id))
+            try keep(record, digest: digest)
             boardsWithPosts.formUnion(record.boards.filter { names[$0] != nil })
-            blocks.append(SearchPhase.Block(id: record.id, digest: digest, record: record, kept: true))
         }
-        keptCount = records.count
         try readRemoved(ids: removedIds, lookup: lookup)
         return true
+    }
+
+    /// The previous build's record of block `id`, or nil.
+    private func previousRecord(of id: String) -> SearchBlockRecord? {
+        output.previousContents(of: SearchBlockRecord.recordPath(of: id)).flatMap { SearchBlockRecord(id: id, data: $0) }
+    }
+
+    /// Whether every index file of `record` is in the previous build's manifest.
+    private func hasPreviousFiles(_ record: SearchBlockRecord) -> Bool {
+        record.files.allSatisfy { output.previousDigest(of: $0) != nil }
+    }
+
+    /// Keeps the block of `record` (its index files and terms) as the previous build made it.
+    private mutating func keep(_ record: SearchBlockRecord, digest: BuildDigest) throws {
+        for path in record.files { _ = try output.keepPrevious(path) }
+        _ = try output.keepPrevious(SearchBlockRecord.termsPath(of: record.id))
+        blocks.append(SearchPhase.Block(id: record.id, digest: digest, record: record, kept: true))
+        keptCount += 1
     }
 
     /// The removed posts of the boards being built, as documents of the text the store still holds.
@@ -123,16 +136,10 @@ struct SearchBlockPass {
     /// Keeps the block when the previous build made it from the same posts, else queues it for encoding.
     private mutating func add(_ posts: [ListedPost], id: String, lookup: ListingLookup) throws {
         let digest = digest(of: posts, id: id)
-        let termsPath = SearchBlockRecord.termsPath(of: id)
-        if output.previousDigest(of: termsPath) == digest,
-            let data = output.previousContents(of: SearchBlockRecord.recordPath(of: id)),
-            let record = SearchBlockRecord(id: id, data: data), record.postIds == posts.map(\.post.postId),
-            try record.files.allSatisfy({ output.previousDigest(of: $0) != nil })
+        if output.previousDigest(of: SearchBlockRecord.termsPath(of: id)) == digest, let record = previousRecord(of: id),
+            record.postIds == posts.map(\.post.postId), hasPreviousFiles(record)
         {
-            for path in record.files { _ = try output.keepPrevious(path) }
-            _ = try output.keepPrevious(termsPath)
-            blocks.append(SearchPhase.Block(id: id, digest: digest, record: record, kept: true))
-            keptCount += 1
+            try keep(record, digest: digest)
             return
         }
         pending.append((id, digest, posts))
@@ -179,10 +186,7 @@ struct SearchBlockPass {
                 id: block.id, postingBuckets: encoded.postingBuckets, files: encoded.files.keys.sorted(), postIds: block.posts.map(\.post.postId),
                 created: block.posts.map { Int($0.post.createdDateTime.timeIntervalSince1970.rounded(.down)) },
                 hashes: block.posts.map { ContentHash.key($0.contentHash.utf8) }, boards: block.posts.map(\.post.boardId), base: digestBase)
-            let previous = output.previousContents(of: SearchBlockRecord.recordPath(of: block.id)).flatMap {
-                SearchBlockRecord(id: block.id, data: $0)
-            }
-            let carried = CarriedMatches(record: record, documents: work[index], previous: previous)
+            let carried = CarriedMatches(record: record, documents: work[index], previous: previousRecord(of: block.id))
             blocks.append(SearchPhase.Block(id: block.id, digest: block.digest, record: record, kept: false, carried: carried))
         }
         pending.removeAll()

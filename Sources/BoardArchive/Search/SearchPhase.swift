@@ -70,10 +70,10 @@ struct SearchPhase: Sendable {
     static let keywordStatePath = ".boardarchive-cache/search-keywords.txt"
 
     /// Runs the phase; `SiteBuilder` calls this after the board pages and the home page.
-    @discardableResult
     ///
     /// `posts` is the digest of every board and post as the store holds them (``SiteBuilder/postsDigest(boards:)``): when
     /// the previous build recorded the same, its blocks are kept without streaming the archive.
+    @discardableResult
     func run(
         store: ArchiveStore, boards: [Board], output: SiteOutput, renderer: TemplateRenderer, pages: PageContext, base: BuildDigest,
         posts: BuildDigest? = nil
@@ -88,12 +88,15 @@ struct SearchPhase: Sendable {
         var timer = PhaseClock(logger: logger)
         var pass = SearchBlockPass(
             configuration: indexConfiguration, names: names, anonymousLabel: pages.strings["anonymous"], digestBase: digestBase, output: output)
-        var blocksDigest = digestBase
-        blocksDigest.add("blocks")
-        blocksDigest.add(posts ?? BuildDigest())
+        let blocksDigest = posts.map { posts in
+            var digest = digestBase
+            digest.add("blocks")
+            digest.add(posts)
+            return digest
+        }
         do {
             var keptAll = false
-            if posts != nil, output.previousDigest(of: Self.blocksStatePath) == blocksDigest,
+            if let blocksDigest, output.previousDigest(of: Self.blocksStatePath) == blocksDigest,
                 let state = output.previousContents(of: Self.blocksStatePath)
             {
                 let ids = String(decoding: state, as: UTF8.self).split(separator: "\n").map(String.init)
@@ -101,7 +104,7 @@ struct SearchPhase: Sendable {
                 keptAll = try store.withLookup { lookup in try pass.keepAll(ids: ids, removedIds: removedIds, lookup: lookup) }
             }
             if !keptAll { try store.readChronologically { cursor in try pass.run(cursor) } }
-            if posts != nil, try output.needsRendering(Self.blocksStatePath, digest: blocksDigest) {
+            if let blocksDigest, try output.needsRendering(Self.blocksStatePath, digest: blocksDigest) {
                 try output.write(Data(Self.searchOrder(pass.blocks).map { $0.id + "\n" }.joined().utf8), to: Self.blocksStatePath)
             }
         } catch let error as BuildError {
