@@ -36,6 +36,12 @@ struct BuildOptions: ParsableArguments {
     var topKeywords: Int?
 
     @Option(
+        help: ArgumentHelp(
+            "The largest share of the posts a top keyword may be found in; more common terms are passed over for the next "
+                + "(archives keep terms of up to 300 posts; 1 turns it off). Default: 0.1 (build.top-keywords-max-share).", valueName: "F"))
+    var topKeywordsMaxShare: String?
+
+    @Option(
         help:
             "Where the site will be published (https://example.org/archive/): adds sitemap.xml and robots.txt, absolute feed links (build.base-url).")
     var baseUrl: String?
@@ -47,7 +53,7 @@ struct BuildOptions: ParsableArguments {
     var flagSettings: [String: RawSetting] {
         let given: [String: String?] = [
             "build.out": out, "build.templates": templates, "build.timezone": timezone, "build.lang": lang,
-            "build.top-keywords": topKeywords.map(String.init), "build.base-url": baseUrl, "build.noindex": noindex ? "true" : nil,
+            "build.top-keywords": topKeywords.map(String.init), "build.top-keywords-max-share": topKeywordsMaxShare, "build.base-url": baseUrl, "build.noindex": noindex ? "true" : nil,
         ]
         return given.compactMapValues { $0.map(RawSetting.scalar) }
     }
@@ -80,6 +86,7 @@ struct BuildOptions: ParsableArguments {
             language: settings.string("build.lang").flatMap(SiteLanguage.init(rawValue:)) ?? .ko, force: force,
             keywords: (settings.strings("build.keywords") ?? []) + keywords, topKeywords: settings.int("build.top-keywords") ?? 20)
         configuration.allowShrink = allowShrink
+        configuration.topKeywordsMaxShare = settings.double("build.top-keywords-max-share") ?? 0.1
         configuration.baseURL = try Self.parseBaseURL(settings.string("build.base-url"))
         configuration.noindex = settings.bool("build.noindex") ?? false
         return configuration

@@ -5,7 +5,8 @@
 /// made of letters and digits only (so `javascript:alert(1` or a URL is not a keyword), and is not a stop word. Korean words lose one trailing particle (은/는/이/가/을/를/에/에서/
 /// 의/도/로/으로/와/과/까지/부터/에게/께서/한테/처럼/보다/마다/만) when at least two syllables remain, so
 /// "서울은" and "서울에서" both count as "서울". Frequency is the number of posts that contain the term.
-/// Ties are broken by the term's code points so the choice is deterministic.
+/// Ties are broken by the term's code points so the choice is deterministic. A term found in more posts than the
+/// ceiling (``BuildConfiguration/topKeywordCeiling(indexedPosts:)``) is passed over for the next most frequent one.
 struct KeywordSelector {
     static let particles = [
         "에서", "으로", "까지", "부터", "에게", "께서", "한테", "처럼", "보다", "마다",
@@ -169,14 +170,25 @@ struct KeywordSelector {
         return value
     }
 
-    /// The `count` most frequent terms of `frequency`, ties by code points.
-    static func top(_ count: Int, of frequency: [String: Int]) -> [(term: String, posts: Int)] {
+    /// The `count` most frequent terms of `frequency` whose reach is at most `ceiling` posts (nil: no ceiling), ties by
+    /// code points.
+    ///
+    /// A term's reach is its own count plus the counts of every longer term that contains it (``reach(of:in:upTo:)``):
+    /// a keyword page lists every post where the term occurs inside a word too, so "서버" reaches the posts of 서버실 and
+    /// 서버점검 as well. The sum is never less than the posts that hold the term in some word.
+    static func top(_ count: Int, of frequency: [String: Int], ceiling: Int? = nil) -> [(term: String, posts: Int)] {
         guard count > 0 else { return [] }
-        let ranked = frequency.sorted { lhs, rhs in
+        let ranked = frequency.filter { $0.value <= ceiling ?? .max }.sorted { lhs, rhs in
             lhs.value != rhs.value
                 ? lhs.value > rhs.value : Array(lhs.key.unicodeScalars.map(\.value)).lexicographicallyPrecedes(rhs.key.unicodeScalars.map(\.value))
         }
-        return ranked.prefix(count).map { ($0.key, $0.value) }
+        guard let ceiling else { return ranked.prefix(count).map { ($0.key, $0.value) } }
+        let terms = TermCounts(frequency)
+        var chosen: [(term: String, posts: Int)] = []
+        for (term, posts) in ranked where chosen.count < count {
+            if terms.reach(of: Array(term.utf8), upTo: ceiling) <= ceiling { chosen.append((term, posts)) }
+        }
+        return chosen
     }
 
     /// The term a raw word counts as, or nil when it is not a term.

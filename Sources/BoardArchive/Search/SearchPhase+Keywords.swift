@@ -64,10 +64,13 @@ struct KeywordResults {
 extension SearchPhase {
     /// The keywords of this build: the configured ones, then the most frequent terms, each once by normalised form.
     /// Kept from the previous build when no block and no keyword setting changed.
+    /// A top keyword is found in at most ``BuildConfiguration/topKeywordCeiling(indexedPosts:)`` of the indexed posts.
     func selectKeywords(blocks: [Block], frequency fresh: [String: Int], base: BuildDigest, output: SiteOutput) throws -> [SearchKeyword] {
+        let ceiling = configuration.topKeywordCeiling(indexedPosts: blocks.reduce(0) { $0 + $1.record.postIds.count })
         var digest = base
         digest.add("keywords")
         digest.add(configuration.topKeywords)
+        digest.add(ceiling ?? -1)
         digest.add(configuration.keywords.count)
         for keyword in configuration.keywords { digest.add(keyword) }
         for block in blocks {
@@ -89,7 +92,7 @@ extension SearchPhase {
                 }
                 SearchBlockRecord.addTerms(from: data, to: &frequency)
             }
-            top = KeywordSelector.top(configuration.topKeywords, of: frequency).map(\.term)
+            top = KeywordSelector.top(configuration.topKeywords, of: frequency, ceiling: ceiling).map(\.term)
         }
         var seen = Set<String>()
         var keywords: [SearchKeyword] = []

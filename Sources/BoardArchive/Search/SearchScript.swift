@@ -101,26 +101,47 @@ enum SearchScript {
     }
 
     /// The shard id, the JSON text and the declared size of a script made by `wrap`, or `nil` when it is not one.
+    ///
+    /// Read on bytes: the envelope is ASCII and the literal escapes only `\\` and `'`, so unescaping byte by byte is
+    /// unescaping character by character (this runs for every contents shard a keyword's matcher reads back).
     static func unwrap(_ data: Data) -> (shardId: String, json: Data, declaredBytes: Int)? {
-        guard let text = String(data: data, encoding: .utf8), text.hasPrefix(prefix), text.hasSuffix(suffix),
-            let middleRange = text.range(of: middle), let sizeRange = text.range(of: sizeSeparator, options: .backwards),
-            middleRange.upperBound <= sizeRange.lowerBound,
-            let declared = Int(text[sizeRange.upperBound..<text.index(text.endIndex, offsetBy: -suffix.count)])
+        let bytes = [UInt8](data)
+        let (head, separator, tail) = (Array((prefix).utf8), Array(middle.utf8), Array(suffix.utf8))
+        let sizeMark = Array(sizeSeparator.utf8)
+        guard String(validating: bytes, as: UTF8.self) != nil, bytes.count >= head.count + tail.count,
+            bytes.starts(with: head), bytes.suffix(tail.count).elementsEqual(tail),
+            let middleStart = firstIndex(of: separator, in: bytes, from: head.count),
+            let sizeStart = lastIndex(of: sizeMark, in: bytes), middleStart + separator.count <= sizeStart,
+            let declared = Int(String(decoding: bytes[(sizeStart + sizeMark.count)..<(bytes.count - tail.count)], as: UTF8.self))
         else { return nil }
-        let shardId = String(text[text.index(text.startIndex, offsetBy: prefix.count)..<middleRange.lowerBound])
-        let literal = text[middleRange.upperBound..<sizeRange.lowerBound]
-        var json = ""
+        let shardId = String(decoding: bytes[head.count..<middleStart], as: UTF8.self)
+        var json: [UInt8] = []
+        json.reserveCapacity(sizeStart - middleStart)
         var escaping = false
-        for scalar in literal.unicodeScalars {
-            if escaping {
-                json.unicodeScalars.append(scalar)
+        for byte in bytes[(middleStart + separator.count)..<sizeStart] {
+            if escaping || byte != 0x5C {
+                json.append(byte)
                 escaping = false
-            } else if scalar == "\\" {
-                escaping = true
             } else {
-                json.unicodeScalars.append(scalar)
+                escaping = true
             }
         }
-        return (shardId, Data(json.utf8), declared)
+        return (shardId, Data(json), declared)
+    }
+
+    /// Where `pattern` first occurs in `bytes` at or after `start`.
+    private static func firstIndex(of pattern: [UInt8], in bytes: [UInt8], from start: Int) -> Int? {
+        guard bytes.count >= pattern.count, start <= bytes.count - pattern.count else { return nil }
+        for index in start...(bytes.count - pattern.count) where bytes[index..<(index + pattern.count)].elementsEqual(pattern) { return index }
+        return nil
+    }
+
+    /// Where `pattern` last occurs in `bytes`.
+    private static func lastIndex(of pattern: [UInt8], in bytes: [UInt8]) -> Int? {
+        guard bytes.count >= pattern.count else { return nil }
+        for index in stride(from: bytes.count - pattern.count, through: 0, by: -1) where bytes[index..<(index + pattern.count)].elementsEqual(pattern) {
+            return index
+        }
+        return nil
     }
 }

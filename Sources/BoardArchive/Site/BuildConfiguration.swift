@@ -22,6 +22,20 @@ public struct BuildConfiguration: Sendable {
     public var keywords: [String]
     /// How many of the archive's most frequent keywords get pages (search phase); default 20.
     public var topKeywords: Int
+    /// The largest share of the indexed posts a term may be found in and still be one of the ``topKeywords``; default
+    /// 0.1 (a tenth). A more common term is a near stop word whose pages would list the archive again, so the next
+    /// most frequent terms take its place. Small archives keep terms of up to ``topKeywordsPostFloor`` posts whatever
+    /// the share; `1` turns the ceiling off. Configured keywords (``keywords``) are never held back.
+    public var topKeywordsMaxShare = 0.1
+    /// The number of posts a top keyword may always be found in, whatever ``topKeywordsMaxShare`` says: 300 (ten pages).
+    public var topKeywordsPostFloor = 300
+
+    /// The most posts a top keyword may be found in, for an archive of `indexedPosts` posts; nil when that is every
+    /// post (no term is found in more posts than the archive holds).
+    func topKeywordCeiling(indexedPosts: Int) -> Int? {
+        let ceiling = max(topKeywordsPostFloor, Int((topKeywordsMaxShare * Double(indexedPosts)).rounded(.down)))
+        return ceiling < indexedPosts ? ceiling : nil
+    }
     /// The key of writers' pseudonyms (`--pseudonymize-writers`): when set, the site names every writer by a stable
     /// pseudonym derived from it (see ``WriterPseudonyms``) instead of their name; at least 16 bytes. Default nil.
     public var pseudonymKey: Data?

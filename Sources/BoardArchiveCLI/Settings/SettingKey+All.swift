@@ -37,6 +37,9 @@ extension SettingKey {
             "build.top-keywords", .integer(0...10_000, note: ""), flag: "--top-keywords", default: "20",
             "How many of the most frequent terms get pre-rendered result pages."),
         SettingKey(
+            "build.top-keywords-max-share", .fraction, flag: "--top-keywords-max-share", default: "0.1",
+            "The largest share of the posts a top keyword may be found in (more common terms are passed over; 1 turns it off)."),
+        SettingKey(
             "build.base-url", .url, flag: "--base-url", example: "https://archive.example.org/",
             "Where the site will be published: adds sitemap.xml and robots.txt, and absolute links and ids in the feeds."),
         SettingKey(
