@@ -158,16 +158,16 @@ struct SearchBlockPass {
             }
         }
         let configuration = self.configuration
-        let ids = pending.map(\.id)
+        let queued = pending.map { (id: $0.id, digest: $0.digest) }
+        let output = self.output
+        // Each block is encoded and its files written on one core: the writes (about 500 files a block) ran on one
+        // thread after both blocks were encoded, leaving the other core idle.
         let results = try concurrentMap(work.count) { index in
-            (
-                try SearchBlockEncoder(configuration: configuration).encode(work[index], blockId: ids[index]),
-                KeywordSelector.frequency(of: work[index])
-            )
-        }
-        for (index, block) in pending.enumerated() {
-            let (encoded, terms) = results[index]
-            for path in encoded.files.keys.sorted() {
+            let block = queued[index]
+            let encoded = try SearchBlockEncoder(configuration: configuration).encode(work[index], blockId: block.id)
+            let terms = KeywordSelector.frequency(of: work[index])
+            let paths = encoded.files.keys.sorted()
+            for path in paths {
                 guard let data = encoded.files[path] else { continue }
                 if data.count > configuration.maximumFileBytes {
                     throw SearchIndexError(path: path, reason: .fileTooLarge(bytes: data.count, limit: configuration.maximumFileBytes))
@@ -176,14 +176,18 @@ struct SearchBlockPass {
                 fileDigest.add(path)
                 if try output.needsRendering(path, digest: fileDigest) { try output.write(data, to: path) }
             }
-            directory.add(encoded.tokens, block: SearchIndexBuilder.blockNumber(block.id))
-            for (term, count) in terms { frequency[term, default: 0] += count }
             let termsPath = SearchBlockRecord.termsPath(of: block.id)
             if try output.needsRendering(termsPath, digest: block.digest) {
                 try output.write(SearchBlockRecord.encodedTerms(terms), to: termsPath)
             }
+            return (tokens: encoded.tokens, postingBuckets: encoded.postingBuckets, files: paths, terms: terms)
+        }
+        for (index, block) in pending.enumerated() {
+            let encoded = results[index]
+            directory.add(encoded.tokens, block: SearchIndexBuilder.blockNumber(block.id))
+            for (term, count) in encoded.terms { frequency[term, default: 0] += count }
             let record = SearchBlockRecord(
-                id: block.id, postingBuckets: encoded.postingBuckets, files: encoded.files.keys.sorted(), postIds: block.posts.map(\.post.postId),
+                id: block.id, postingBuckets: encoded.postingBuckets, files: encoded.files, postIds: block.posts.map(\.post.postId),
                 created: block.posts.map { Int($0.post.createdDateTime.timeIntervalSince1970.rounded(.down)) },
                 hashes: block.posts.map { ContentHash.key($0.contentHash.utf8) }, boards: block.posts.map(\.post.boardId), base: digestBase)
             let carried = CarriedMatches(record: record, documents: work[index], previous: previousRecord(of: block.id))
