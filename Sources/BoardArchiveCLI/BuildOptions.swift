@@ -53,7 +53,8 @@ struct BuildOptions: ParsableArguments {
     var flagSettings: [String: RawSetting] {
         let given: [String: String?] = [
             "build.out": out, "build.templates": templates, "build.timezone": timezone, "build.lang": lang,
-            "build.top-keywords": topKeywords.map(String.init), "build.top-keywords-max-share": topKeywordsMaxShare, "build.base-url": baseUrl, "build.noindex": noindex ? "true" : nil,
+            "build.top-keywords": topKeywords.map(String.init), "build.top-keywords-max-share": topKeywordsMaxShare, "build.base-url": baseUrl,
+            "build.noindex": noindex ? "true" : nil,
         ]
         return given.compactMapValues { $0.map(RawSetting.scalar) }
     }

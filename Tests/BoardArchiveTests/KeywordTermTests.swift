@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import BoardArchive
@@ -23,5 +24,33 @@ import Testing
             KeywordSelector.addTerms(of: text, to: &slow, byteFastPath: false)
             #expect(fast == slow, "text \(Array(text.unicodeScalars))")
         }
+    }
+
+    /// `frequency(of:)` counts terms in one byte-keyed table: it must give what a set of each document's terms gives.
+    @Test func termCountsMatchCountingEachDocumentsSetOfTerms() {
+        var seed: UInt64 = 7
+        let words = ["서울은", "서울", "회의를", "회의실", "Seoul", "seoul,", "release-notes", "naïve", "그리고", "v2", "ab", "가"]
+        var documents: [SearchDocument] = []
+        for id in 0..<400 {
+            var title = ""
+            var contents = ""
+            for index in 0..<(id % 23) {
+                seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                let word =
+                    Int((seed >> 33) % UInt64(words.count + 3)) < words.count ? words[Int((seed >> 33) % UInt64(words.count))] : "w\(seed % 5_000)"
+                if index % 4 == 0 { title += word + " " } else { contents += word + "\n" }
+            }
+            documents.append(
+                SearchDocument(postId: id, boardId: 1, boardName: "b", title: title, writer: "w", contents: contents, createdDateTime: Date()))
+        }
+        var expected: [String: Int] = [:]
+        for document in documents {
+            var terms = Set<String>()
+            KeywordSelector.addTerms(of: document.title, to: &terms, byteFastPath: false)
+            KeywordSelector.addTerms(of: document.contents, to: &terms, byteFastPath: false)
+            for term in terms { expected[term, default: 0] += 1 }
+        }
+        #expect(expected.count > 600, "the corpus should hold more terms than the table starts with room for (512)")
+        #expect(KeywordSelector.frequency(of: documents) == expected)
     }
 }

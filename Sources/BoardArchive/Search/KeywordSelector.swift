@@ -47,18 +47,16 @@ struct KeywordSelector {
     }
 
     private static let stopTerms = Set(stopWords.map(Term.init))
+    private static let longestStopTerm = stopTerms.map(\.bytes.count).max() ?? 0
 
     /// How many of `documents` contain each term.
     static func frequency(of documents: [SearchDocument]) -> [String: Int] {
-        var counts: [Term: Int] = [:]
-        var terms = Set<Term>()
-        for document in documents {
-            terms.removeAll(keepingCapacity: true)
-            addTerms(of: document.title, to: &terms)
-            addTerms(of: document.contents, to: &terms)
-            for term in terms { counts[term, default: 0] += 1 }
+        var table = TermTable()
+        for (index, document) in documents.enumerated() {
+            forEachTerm(of: document.title) { table.count($0, inDocument: index) }
+            forEachTerm(of: document.contents) { table.count($0, inDocument: index) }
         }
-        return Dictionary(counts.map { ($0.key.text, $0.value) }, uniquingKeysWith: +)
+        return table.counts
     }
 
     /// Adds the terms of the words of `text` to `terms`: what `term(of:)` gives for each of
@@ -77,7 +75,15 @@ struct KeywordSelector {
 
     /// ``addTerms(of:to:byteFastPath:)`` with its byte fast path, into a set of ``Term``s.
     static func addTerms(of text: String, to terms: inout Set<Term>) {
+        forEachTerm(of: text) { terms.insert(Term(Array($0))) }
+    }
+
+    /// Hands the bytes of each term of `text` (what ``addTerms(of:to:byteFastPath:)`` adds, repeats included) to `body`,
+    /// without making an array per term: the buffer is only valid during the call.
+    static func forEachTerm(of text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
         var text = text
+        var scratch: [UInt8] = []
+        scratch.reserveCapacity(64)
         text.withUTF8 { bytes in
             var start = 0
             var offset = 0
@@ -86,9 +92,9 @@ struct KeywordSelector {
                 guard end > start else { return }
                 let word = UnsafeBufferPointer(rebasing: bytes[start..<end])
                 if simple {
-                    if let term = simpleTerm(of: word) { terms.insert(term) }
+                    if simpleTerm(of: word, into: &scratch) { scratch.withUnsafeBufferPointer(body) }
                 } else if let term = term(of: String(decoding: word, as: UTF8.self)) {
-                    terms.insert(Term(term))
+                    Array(term.utf8).withUnsafeBufferPointer(body)
                 }
             }
             while offset < bytes.count {
@@ -120,7 +126,8 @@ struct KeywordSelector {
 
     /// `term(of:)` for a word of ASCII and precomposed Hangul syllables, from its bytes: trims ASCII punctuation and
     /// symbols, lowers ASCII letters, drops one particle from an all-Hangul word.
-    private static func simpleTerm(of word: UnsafeBufferPointer<UInt8>) -> Term? {
+    /// The term's bytes go into `bytes`; false when the word is not a term.
+    private static func simpleTerm(of word: UnsafeBufferPointer<UInt8>, into bytes: inout [UInt8]) -> Bool {
         func isTrimmed(_ byte: UInt8) -> Bool {
             (0x21...0x2F).contains(byte) || (0x3A...0x40).contains(byte) || (0x5B...0x60).contains(byte) || (0x7B...0x7E).contains(byte)
         }
@@ -128,8 +135,7 @@ struct KeywordSelector {
         var high = word.count
         while low < high, isTrimmed(word[low]) { low += 1 }
         while high > low, isTrimmed(word[high - 1]) { high -= 1 }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(high - low)
+        bytes.removeAll(keepingCapacity: true)
         var scalars = 0
         var hasLetter = false
         var allHangul = true
@@ -138,7 +144,7 @@ struct KeywordSelector {
             let byte = word[index]
             if byte < 0x80 {
                 let isLetter = (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
-                guard isLetter || (0x30...0x39).contains(byte) else { return nil }
+                guard isLetter || (0x30...0x39).contains(byte) else { return false }
                 hasLetter = hasLetter || isLetter
                 allHangul = false
                 bytes.append((0x41...0x5A).contains(byte) ? byte + 32 : byte)
@@ -158,9 +164,7 @@ struct KeywordSelector {
                 break
             }
         }
-        let term = Term(bytes)
-        guard scalars >= 2, hasLetter, !stopTerms.contains(term) else { return nil }
-        return term
+        return scalars >= 2 && hasLetter && !(bytes.count <= longestStopTerm && stopTerms.contains(Term(bytes)))
     }
 
     private static func decode(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int, length: Int) -> UInt32 {

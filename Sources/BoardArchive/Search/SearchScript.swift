@@ -139,7 +139,8 @@ enum SearchScript {
     /// Where `pattern` last occurs in `bytes`.
     private static func lastIndex(of pattern: [UInt8], in bytes: [UInt8]) -> Int? {
         guard bytes.count >= pattern.count else { return nil }
-        for index in stride(from: bytes.count - pattern.count, through: 0, by: -1) where bytes[index..<(index + pattern.count)].elementsEqual(pattern) {
+        for index in stride(from: bytes.count - pattern.count, through: 0, by: -1) where bytes[index..<(index + pattern.count)].elementsEqual(pattern)
+        {
             return index
         }
         return nil
