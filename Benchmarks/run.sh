@@ -26,6 +26,7 @@ cd "$(dirname "$0")/.."
 SMOKE=0
 if [ "${1:-}" = "--smoke" ]; then SMOKE=1; elif [ -n "${1:-}" ]; then echo "usage: Benchmarks/run.sh [--smoke]" >&2; exit 64; fi
 COMMAND="Benchmarks/run.sh${1:+ $1}"
+if [ -n "${OUT:-}" ]; then COMMAND="OUT=$OUT $COMMAND"; fi
 OUT="${OUT:-bench-out}"
 SEED="${SEED:-42}"
 BOARDS="${BOARDS:-20}"
