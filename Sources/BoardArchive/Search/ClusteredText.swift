@@ -34,17 +34,27 @@ struct ClusteredText: Equatable {
         bounds.reserveCapacity(bytes.count / 2 + 1)
         normalizedBounds.reserveCapacity(bytes.count / 2 + 1)
         var offset = 0
+        // The fast length of the scalar at `offset` when the previous step already read it (each is read once).
+        var known: Int?? = .none
         while offset < bytes.count {
             if let prefix, offset >= prefix {
                 isTruncated = true
                 break
             }
-            if !characterByCharacter, let length = Self.fastScalarLength(bytes, at: offset) {
-                let next = offset + length
-                if next == bytes.count || Self.fastScalarLength(bytes, at: next) != nil {
-                    let end = bytes[offset] == 0x0D && next < bytes.count && bytes[next] == 0x0A ? next + 1 : next
-                    append(cluster: bytes[offset..<end], normalized: nil)
-                    offset = end
+            let fastLength = characterByCharacter ? nil : (known ?? Self.fastScalarLength(bytes, at: offset))
+            known = .none
+            if let fastLength {
+                let next = offset + fastLength
+                let following = next < bytes.count ? Self.fastScalarLength(bytes, at: next) : nil
+                if next == bytes.count || following != nil {
+                    if bytes[offset] == 0x0D && following == 1 && bytes[next] == 0x0A {
+                        append(cluster: bytes[offset..<(next + 1)], normalized: nil)
+                        offset = next + 1
+                    } else {
+                        appendFast(bytes, from: offset, length: fastLength)
+                        offset = next
+                        known = .some(following)
+                    }
                     continue
                 }
             }
@@ -67,6 +77,23 @@ struct ClusteredText: Equatable {
         } else {
             for byte in bytes { normalized.append((0x41...0x5A).contains(byte) ? byte + 32 : byte) }
         }
+        normalizedBounds.append(normalized.count)
+    }
+
+    /// Appends the one-scalar cluster of `length` bytes at `offset` of `bytes`, ASCII or a Hangul syllable: its normal
+    /// form is its bytes with ASCII letters lowered (``append(cluster:normalized:)`` with nil, without slices).
+    private mutating func appendFast(_ bytes: [UInt8], from offset: Int, length: Int) {
+        if length == 1 {
+            let byte = bytes[offset]
+            utf8.append(byte)
+            normalized.append((0x41...0x5A).contains(byte) ? byte + 32 : byte)
+        } else {
+            for index in offset..<(offset + length) {
+                utf8.append(bytes[index])
+                normalized.append(bytes[index])
+            }
+        }
+        bounds.append(utf8.count)
         normalizedBounds.append(normalized.count)
     }
 
