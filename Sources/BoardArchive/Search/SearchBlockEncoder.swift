@@ -51,18 +51,16 @@ struct SearchBlockEncoder {
     /// (trailing empty lists dropped), plus one `#b:<boardId>` entry per board.
     func postingEntries(of documents: [SearchDocument]) -> [(token: String, lists: String)] {
         // A gram's lists sit at `slot * 3 + field` of one flat array, found through `slots`: no dictionary value to
-        // copy on write, and one set of a field's keys reused for every post.
+        // copy on write. Positions only grow, so a gram seen again in the same field of the same post is the one its
+        // list ends with: no set of a field's keys is needed to count it once.
         var slots: [UInt64: Int] = [:]
         var keys: [UInt64] = []
         var lists: [[Int]] = []
         var boards: [Int: [Int]] = [:]
-        var fieldKeys = Set<UInt64>()
         for (position, document) in documents.enumerated() {
             boards[document.boardId, default: []].append(position)
             for field in SearchField.allCases {
-                fieldKeys.removeAll(keepingCapacity: true)
-                SearchTokenizer.addGramKeys(ofNormalized: TextNormalizer.normalize(field.text(of: document)), to: &fieldKeys)
-                for key in fieldKeys {
+                SearchTokenizer.forEachGramKey(ofNormalized: TextNormalizer.normalize(field.text(of: document))) { key in
                     let slot: Int
                     if let existing = slots[key] {
                         slot = existing
@@ -72,7 +70,7 @@ struct SearchBlockEncoder {
                         keys.append(key)
                         lists.append(contentsOf: [[], [], []])
                     }
-                    lists[slot * 3 + field.rawValue].append(position)
+                    if lists[slot * 3 + field.rawValue].last != position { lists[slot * 3 + field.rawValue].append(position) }
                 }
             }
         }

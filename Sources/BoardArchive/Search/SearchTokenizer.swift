@@ -7,6 +7,12 @@
 enum SearchTokenizer {
     /// Adds the gram keys of normalised `text` to `keys`.
     static func addGramKeys(ofNormalized text: String, to keys: inout Set<UInt64>) {
+        forEachGramKey(ofNormalized: text) { keys.insert($0) }
+    }
+
+    /// Hands every gram key of `text` to `body`, repeats included, in text order: what ``addGramKeys(ofNormalized:to:)``
+    /// collects, for a caller that dedupes on its own.
+    static func forEachGramKey(ofNormalized text: String, _ body: (UInt64) -> Void) {
         var previous: UInt32? = nil
         for scalar in text.unicodeScalars {
             if TextNormalizer.isWhitespace(scalar) {
@@ -14,8 +20,8 @@ enum SearchTokenizer {
                 continue
             }
             let value = scalar.value
-            keys.insert(unigramFlag | UInt64(value))
-            if let previous { keys.insert(UInt64(previous) << 21 | UInt64(value)) }
+            body(unigramFlag | UInt64(value))
+            if let previous { body(UInt64(previous) << 21 | UInt64(value)) }
             previous = value
         }
     }
