@@ -17,7 +17,7 @@ import Testing
 
     @Test(arguments: [
         (100_000, 0.1, 300, 10_000 as Int?), (1_000, 0.1, 300, 300), (300, 0.1, 300, nil), (250, 0.1, 300, nil),
-        (100_000, 1.0, 300, nil), (100, 0.5, 0, 50), (10_001, 0.1, 300, 1_000),
+        (100_000, 1.0, 300, nil), (100, 0.5, 0, 50), (10_001, 0.1, 300, 1_000), (100_000, .infinity, 300, nil), (100_000, .nan, 300, nil),
     ])
     func theCeilingIsAShareOfTheIndexedPostsWithAFloor(posts: Int, share: Double, floor: Int, expected: Int?) {
         var configuration = BuildConfiguration(now: SiteFixture.now)

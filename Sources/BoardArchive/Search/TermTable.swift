@@ -46,7 +46,7 @@ struct TermTable {
         var counts: [String: Int] = [:]
         counts.reserveCapacity(entries.count)
         for entry in entries {
-            counts[String(decoding: arena[entry.start..<(entry.start + entry.length)], as: UTF8.self)] = entry.documents
+            counts[String(decoding: arena[entry.start..<(entry.start + entry.length)], as: UTF8.self), default: 0] += entry.documents
         }
         return counts
     }

@@ -33,6 +33,8 @@ public struct BuildConfiguration: Sendable {
     /// The most posts a top keyword may be found in, for an archive of `indexedPosts` posts; nil when that is every
     /// post (no term is found in more posts than the archive holds).
     func topKeywordCeiling(indexedPosts: Int) -> Int? {
+        // A share that is not a number below 1 (only a library caller can pass one) means no ceiling.
+        guard topKeywordsMaxShare.isFinite, topKeywordsMaxShare < 1 else { return nil }
         let ceiling = max(topKeywordsPostFloor, Int((topKeywordsMaxShare * Double(indexedPosts)).rounded(.down)))
         return ceiling < indexedPosts ? ceiling : nil
     }

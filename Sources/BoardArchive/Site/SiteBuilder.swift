@@ -62,7 +62,7 @@ public struct SiteBuilder: Sendable {
         let pages = PageContext(strings: strings, clock: clock)
         let store = try publishedStore(strings: strings)
         let staging = try publisher.makeStagingDirectory()
-        let flusher = WritebackFlusher(directory: staging)
+        let flusher = WritebackFlusher()
         let output = SiteOutput(
             stagingDirectory: staging, previousDirectory: previous, previousManifest: previous.flatMap(SiteManifest.load(from:)), progress: progress)
         let base = Self.baseDigest(renderer: renderer, configuration: configuration)
@@ -120,7 +120,7 @@ public struct SiteBuilder: Sendable {
                 throw BuildError(phase: .discovery, underlying: error)
             }
             timer.lap("feeds and sitemap")
-            flusher?.stop()
+            flusher.stop()
             var report = try publisher.publish(output)
             report.boardsRead = summaries.count
             report.redacted = pagesUnchanged ? try store.removedPostCount() : summaries.reduce(0) { $0 + $1.removedCount }
@@ -133,7 +133,7 @@ public struct SiteBuilder: Sendable {
                 ])
             return report
         } catch {
-            flusher?.stop()
+            flusher.stop()
             publisher.discard(staging)
             throw BuildError(phase: .render, underlying: error)
         }

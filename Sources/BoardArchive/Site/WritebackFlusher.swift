@@ -6,19 +6,16 @@ import Foundation
 /// Files are written without a sync each (``SiteOutput/writeFile(_:to:)``); left alone, the kernel writes them back
 /// after about 30 s, so at the end of a build of a hundred thousand pages most of them were still only in memory
 /// and the final sync waited on the disk for over a second with the cores idle. A background thread calls
-/// `syncfs(2)` on the staging folder's file system every `interval` seconds: the disk works while the cores render.
+/// `sync(2)` every `interval` seconds (as the publish step does; `syncfs(2)`, which Glibc's module map leaves out,
+/// would limit it to the staging folder's file system): the disk works while the cores render.
 /// It changes nothing the build guarantees: the publish step still syncs everything before its commit point.
 final class WritebackFlusher: @unchecked Sendable {
     private let condition = NSCondition()
     private var stopped = false
     private var finished = false
-    private let descriptor: Int32
 
-    /// Starts flushing the file system that holds `directory` every `interval` seconds; nil when the folder cannot be
-    /// opened (the build then relies on the final sync alone).
-    init?(directory: URL, interval: TimeInterval = 2) {
-        descriptor = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
+    /// Starts flushing every `interval` seconds.
+    init(interval: TimeInterval = 2) {
         let thread = Thread { [self] in run(interval: interval) }
         thread.name = "boardarchive-writeback"
         thread.start()
@@ -30,7 +27,7 @@ final class WritebackFlusher: @unchecked Sendable {
             _ = condition.wait(until: Date().addingTimeInterval(interval))
             if stopped { break }
             condition.unlock()
-            _ = fileSystemSync(descriptor)
+            sync()
             condition.lock()
         }
         finished = true
@@ -49,10 +46,5 @@ final class WritebackFlusher: @unchecked Sendable {
         condition.broadcast()
         while !finished { condition.wait() }
         condition.unlock()
-        close(descriptor)
     }
 }
-
-/// Linux's `syncfs(2)`, which Glibc's module map leaves out (it needs `_GNU_SOURCE`).
-@_silgen_name("syncfs")
-private func fileSystemSync(_ descriptor: Int32) -> Int32
