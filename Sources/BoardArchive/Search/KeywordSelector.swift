@@ -177,7 +177,7 @@ struct KeywordSelector {
     /// The `count` most frequent terms of `frequency` whose reach is at most `ceiling` posts (nil: no ceiling), ties by
     /// code points.
     ///
-    /// A term's reach is its own count plus the counts of every longer term that contains it (``reach(of:in:upTo:)``):
+    /// A term's reach is its own count plus the counts of every longer term that contains it (``TermCounts/reach(of:upTo:)``):
     /// a keyword page lists every post where the term occurs inside a word too, so "서버" reaches the posts of 서버실 and
     /// 서버점검 as well. The sum is never less than the posts that hold the term in some word.
     static func top(_ count: Int, of frequency: [String: Int], ceiling: Int? = nil) -> [(term: String, posts: Int)] {
@@ -232,11 +232,7 @@ struct KeywordSelector {
         func hex(_ bytes: some Sequence<UInt8>) -> String { String(bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] }) }
         let bytes = Array(normalized.utf8)
         if bytes.count <= 40 { return "k-" + hex(bytes) }
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in bytes {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01B3
-        }
+        let hash = Bytes.fnv1a(bytes)
         return "k-" + hex(bytes.prefix(32)) + "-" + hex((0..<8).map { UInt8(truncatingIfNeeded: hash >> (56 - 8 * $0)) })
     }
 }

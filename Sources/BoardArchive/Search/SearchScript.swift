@@ -106,11 +106,11 @@ enum SearchScript {
     /// unescaping character by character (this runs for every contents shard a keyword's matcher reads back).
     static func unwrap(_ data: Data) -> (shardId: String, json: Data, declaredBytes: Int)? {
         let bytes = [UInt8](data)
-        let (head, separator, tail) = (Array((prefix).utf8), Array(middle.utf8), Array(suffix.utf8))
+        let (head, separator, tail) = (Array(prefix.utf8), Array(middle.utf8), Array(suffix.utf8))
         let sizeMark = Array(sizeSeparator.utf8)
         guard String(validating: bytes, as: UTF8.self) != nil, bytes.count >= head.count + tail.count,
             bytes.starts(with: head), bytes.suffix(tail.count).elementsEqual(tail),
-            let middleStart = firstIndex(of: separator, in: bytes, from: head.count),
+            let middleStart = Bytes.firstIndex(of: separator, in: bytes, from: head.count),
             let sizeStart = lastIndex(of: sizeMark, in: bytes), middleStart + separator.count <= sizeStart,
             let declared = Int(String(decoding: bytes[(sizeStart + sizeMark.count)..<(bytes.count - tail.count)], as: UTF8.self))
         else { return nil }
@@ -127,13 +127,6 @@ enum SearchScript {
             }
         }
         return (shardId, Data(json), declared)
-    }
-
-    /// Where `pattern` first occurs in `bytes` at or after `start`.
-    private static func firstIndex(of pattern: [UInt8], in bytes: [UInt8], from start: Int) -> Int? {
-        guard bytes.count >= pattern.count, start <= bytes.count - pattern.count else { return nil }
-        for index in start...(bytes.count - pattern.count) where bytes[index..<(index + pattern.count)].elementsEqual(pattern) { return index }
-        return nil
     }
 
     /// Where `pattern` last occurs in `bytes`.

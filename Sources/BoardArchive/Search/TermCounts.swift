@@ -14,31 +14,10 @@ struct TermCounts {
     /// so a byte match is a match of whole code points); counting stops once it passes `limit`.
     func reach(of term: [UInt8], upTo limit: Int) -> Int {
         var total = 0
-        for (bytes, posts) in terms where bytes.count >= term.count && Self.contains(bytes, term) {
+        for (bytes, posts) in terms where bytes.count >= term.count && Bytes.firstIndex(of: term, in: bytes) != nil {
             total += posts
             if total > limit { return total }
         }
         return total
-    }
-
-    /// Whether `needle` occurs in `haystack`.
-    static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
-        guard let first = needle.first else { return true }
-        let last = haystack.count - needle.count
-        guard last >= 0 else { return false }
-        return haystack.withUnsafeBufferPointer { hay in
-            needle.withUnsafeBufferPointer { pin in
-                var start = 0
-                while start <= last {
-                    if hay[start] == first {
-                        var offset = 1
-                        while offset < pin.count, hay[start + offset] == pin[offset] { offset += 1 }
-                        if offset == pin.count { return true }
-                    }
-                    start += 1
-                }
-                return false
-            }
-        }
     }
 }

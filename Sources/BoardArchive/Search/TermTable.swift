@@ -17,11 +17,7 @@ struct TermTable {
 
     /// Counts `term` once for `document` (documents are counted in increasing order).
     mutating func count(_ term: UnsafeBufferPointer<UInt8>, inDocument document: Int) {
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in term {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01B3
-        }
+        let hash = Bytes.fnv1a(term)
         let mask = slots.count - 1
         var slot = Int(truncatingIfNeeded: hash) & mask
         while slots[slot] >= 0 {

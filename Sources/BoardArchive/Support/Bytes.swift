@@ -1,0 +1,29 @@
+/// Byte-level pieces the search code shares: a substring search and the FNV-1a hash.
+enum Bytes {
+    /// Where `needle` first occurs in `haystack` at or after `start` (an empty needle occurs at `start`).
+    static func firstIndex(of needle: [UInt8], in haystack: [UInt8], from start: Int = 0) -> Int? {
+        guard let first = needle.first else { return start <= haystack.count ? start : nil }
+        let last = haystack.count - needle.count
+        guard start >= 0, start <= last else { return nil }
+        return haystack.withUnsafeBufferPointer { hay in
+            needle.withUnsafeBufferPointer { pin in
+                for index in start...last where hay[index] == first {
+                    var offset = 1
+                    while offset < pin.count, hay[index + offset] == pin[offset] { offset += 1 }
+                    if offset == pin.count { return index }
+                }
+                return nil
+            }
+        }
+    }
+
+    /// The 64-bit FNV-1a hash of `bytes`.
+    static func fnv1a(_ bytes: some Sequence<UInt8>) -> UInt64 {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in bytes {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01B3
+        }
+        return hash
+    }
+}
