@@ -66,12 +66,12 @@ struct BuildSafetyCommandTests {
         // A store at an older schema is not migrated by build.
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: store)
         let queue = try DatabaseQueue(path: store)
-        try await queue.write { db in try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v4-redaction'") }
+        try await queue.write { db in try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v5-listing-keys'") }
         try queue.close()
         let old = try #require(FileManager.default.contents(atPath: store))
         let older = try await CommandRunner.run(["build", "--store", store, "--out", site.path])
         #expect(older.status == 73)
-        #expect(older.stderr.contains("has schema version 3, older than this boardarchive needs (4)"))
+        #expect(older.stderr.contains("has schema version 4, older than this boardarchive needs (5)"))
         #expect(FileManager.default.contents(atPath: store) == old)
     }
 

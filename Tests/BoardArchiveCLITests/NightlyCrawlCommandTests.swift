@@ -179,22 +179,27 @@ struct NightlyCrawlCommandTests {
             try await queue.write { db in
                 try db.execute(
                     sql: """
+                        DROP INDEX post_board_keys; DROP INDEX post_chronological_keys; DROP INDEX post_parent_keys;
+                        DROP INDEX post_id_keys;
+                        CREATE INDEX post_board_order ON post (boardId, (postType = 'notice') DESC, createdAt DESC, postId DESC);
+                        CREATE INDEX post_chronological ON post ((postType = 'notice') DESC, createdAt, postId);
+                        CREATE INDEX post_parent ON post (parentPostId);
                         DROP TABLE verified_part; ALTER TABLE board_crawl DROP COLUMN mode;
                         DROP TABLE redaction; DROP INDEX post_redaction; ALTER TABLE post DROP COLUMN redactionId;
                         ALTER TABLE post DROP COLUMN redactionMode; ALTER TABLE post DROP COLUMN redactedAt;
                         ALTER TABLE post DROP COLUMN purged;
-                        DELETE FROM grdb_migrations WHERE identifier IN ('v3-nightly', 'v4-redaction');
+                        DELETE FROM grdb_migrations WHERE identifier IN ('v3-nightly', 'v4-redaction', 'v5-listing-keys');
                         """)
             }
             try queue.close()
             let out = nightly.folder.appendingPathComponent("out").path
             let refused = try await CommandRunner.run(["build", "--store", nightly.store, "--out", out] + NightlyHarness.clock)
             #expect(refused.status == 73)
-            #expect(refused.stderr.contains("has schema version 2, older than this boardarchive needs (4)"))
+            #expect(refused.stderr.contains("has schema version 2, older than this boardarchive needs (5)"))
             let (crawled, requests) = try await nightly.run(["--verify-fraction", "0"])
             #expect(crawled.status == 0, "stderr: \(crawled.stderr)")
             #expect(requests == 1 + Self.boards)
-            #expect(try ArchiveStore(path: nightly.store).schemaVersion() == 4)
+            #expect(try ArchiveStore(path: nightly.store).schemaVersion() == 5)
             let built = try await CommandRunner.run(["build", "--store", nightly.store, "--out", out] + NightlyHarness.clock)
             #expect(built.status == 0, "stderr: \(built.stderr)")
             try nightly.expectStoreHoldsTheSource()

@@ -19,9 +19,9 @@ struct StoreSchemaTests {
     @Test func aFreshStoreIsAtSchemaVersionOne() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        #expect(try ArchiveStore(path: folder.path("archive.sqlite")).schemaVersion() == 4)
-        #expect(try ArchiveStore(path: folder.path("archive.sqlite")).schemaVersion() == 4)
-        #expect(try ArchiveStore.inMemory().schemaVersion() == 4)
+        #expect(try ArchiveStore(path: folder.path("archive.sqlite")).schemaVersion() == 5)
+        #expect(try ArchiveStore(path: folder.path("archive.sqlite")).schemaVersion() == 5)
+        #expect(try ArchiveStore.inMemory().schemaVersion() == 5)
     }
 
     @Test func aStoreFromANewerBoardArchiveIsRefusedAndLeftUntouched() throws {
@@ -36,10 +36,10 @@ struct StoreSchemaTests {
         let before = try Self.snapshot(of: folder)
         #expect(before.keys.sorted() == ["archive.sqlite"])
         let error = #expect(throws: StoreError.self) { _ = try ArchiveStore(path: path) }
-        #expect(error == StoreError(location: path, reason: .newerSchema(found: 5, supported: 4)))
+        #expect(error == StoreError(location: path, reason: .newerSchema(found: 6, supported: 5)))
         #expect(
             error?.localizedDescription
-                == "The archive store \(path) has schema version 5, newer than this boardarchive supports (4); upgrade boardarchive to use it.")
+                == "The archive store \(path) has schema version 6, newer than this boardarchive supports (5); upgrade boardarchive to use it.")
         let after = try Self.snapshot(of: folder)
         #expect(after == before)
     }

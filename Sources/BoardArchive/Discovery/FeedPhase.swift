@@ -26,7 +26,7 @@ struct FeedPhase: Sendable {
 
     /// Writes every feed whose inputs changed.
     func run(_ summaries: [BoardSummary]) throws {
-        var archive = NewestPosts()
+        var archive = NewestPosts<ListedPost>()
         var boardNames: [Int: String] = [:]
         for summary in summaries {
             boardNames[summary.board.boardId] = summary.board.displayName

@@ -4,15 +4,15 @@ import Foundation
 ///
 /// Newest means the latest `createdDateTime`, ties broken by the higher `postId`, so the choice never depends on
 /// the order the posts arrive in.
-struct NewestPosts: Sendable, Equatable {
+struct NewestPosts<Item: FeedOrdered>: Sendable, Equatable {
     /// How many posts a feed holds.
-    static let feedLength = 50
+    static var feedLength: Int { 50 }
 
     /// How many posts to keep.
     let limit: Int
-    private var candidates: [ListedPost] = []
+    private var candidates: [Item] = []
     /// The oldest kept post once `limit` are kept: an older post can never enter.
-    private var floor: ListedPost?
+    private var floor: Item?
 
     /// An empty selection of at most `limit` posts.
     init(limit: Int = Self.feedLength) {
@@ -20,7 +20,7 @@ struct NewestPosts: Sendable, Equatable {
     }
 
     /// Offers a post; memory stays within a few times `limit`.
-    mutating func offer(_ post: ListedPost) {
+    mutating func offer(_ post: Item) {
         guard limit > 0 else { return }
         if let floor, !Self.isNewer(post, floor) { return }
         candidates.append(post)
@@ -28,7 +28,7 @@ struct NewestPosts: Sendable, Equatable {
     }
 
     /// The kept posts, newest first.
-    var posts: [ListedPost] {
+    var posts: [Item] {
         var copy = self
         copy.trim()
         return copy.candidates
@@ -41,9 +41,25 @@ struct NewestPosts: Sendable, Equatable {
     }
 
     /// Whether `a` comes before `b` in a feed.
-    static func isNewer(_ a: ListedPost, _ b: ListedPost) -> Bool {
-        let left = a.post.createdDateTime
-        let right = b.post.createdDateTime
-        return left != right ? left > right : a.post.postId > b.post.postId
+    static func isNewer(_ a: Item, _ b: Item) -> Bool {
+        let left = a.feedDate
+        let right = b.feedDate
+        return left != right ? left > right : a.feedId > b.feedId
     }
+}
+
+/// What a feed orders posts by: creation time, then id.
+protocol FeedOrdered: Sendable, Equatable {
+    var feedDate: Date { get }
+    var feedId: Int { get }
+}
+
+extension ListedPost: FeedOrdered {
+    var feedDate: Date { post.createdDateTime }
+    var feedId: Int { post.postId }
+}
+
+extension ListingKey: FeedOrdered {
+    var feedDate: Date { created }
+    var feedId: Int { postId }
 }

@@ -13,7 +13,7 @@ struct BoardSummary: Sendable, Equatable {
     /// Whether any post was created today in the archive's time zone.
     var hasPostFromToday: Bool
     /// The board's newest posts, for its feed and the archive's.
-    var newestPosts = NewestPosts()
+    var newestPosts = NewestPosts<ListedPost>()
 }
 
 extension PageContext {

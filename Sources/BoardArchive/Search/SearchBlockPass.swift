@@ -24,7 +24,7 @@ struct SearchBlockPass {
     /// never encoded into the index, only matched against the keywords (see ``RemovedPlaces``).
     private(set) var removedDocuments: [SearchDocument] = []
 
-    private var pending: [(id: String, digest: BuildDigest, posts: [ListedPost])] = []
+    private var pending: [(id: String, digest: BuildDigest, posts: [ListingKey])] = []
 
     init(configuration: SearchIndexConfiguration, names: [Int: String], anonymousLabel: String, digestBase: BuildDigest, output: SiteOutput) {
         self.configuration = configuration
@@ -34,34 +34,29 @@ struct SearchBlockPass {
         self.output = output
     }
 
-    /// Streams the posts from `cursor` (notices, then the others, each oldest first) into blocks.
-    mutating func run(_ cursor: ListingCursor) throws {
-        var current: [ListedPost] = []
+    /// Streams the posts' keys from `cursor` (notices, then the others, each oldest first) into blocks.
+    mutating func run(_ cursor: ListingKeyCursor) throws {
+        var current: [ListingKey] = []
         // Places in the current block: its posts plus the posts a redaction removed, which keep their places so that
         // no block after them changes (a removal re-encodes only the block that held the post).
         var places = 0
         var group = true
         var number = 0
         var removedIds: [Int] = []
-        while let slot = try cursor.nextSlot() {
-            let (boardId, isNotice, listed): (Int, Bool, ListedPost?) =
-                switch slot {
-                case .post(let listed): (listed.post.boardId, listed.post.postType == .notice, listed)
-                case .removed(let removed): (removed.boardId, removed.isNotice, nil)
-                }
-            guard names[boardId] != nil else { continue }
-            if isNotice != group {
+        while let key = try cursor.next() {
+            guard names[key.boardId] != nil else { continue }
+            if key.isNotice != group {
                 if !current.isEmpty { try add(current, id: "t\(number)", lookup: cursor.lookup) }
                 current = []
                 places = 0
-                group = isNotice
+                group = key.isNotice
                 number = 0
             }
-            if let listed {
-                boardsWithPosts.insert(boardId)
-                current.append(listed)
-            } else if case .removed(let removed) = slot {
-                removedIds.append(removed.postId)
+            if key.removedAt == nil {
+                boardsWithPosts.insert(key.boardId)
+                current.append(key)
+            } else {
+                removedIds.append(key.postId)
             }
             places += 1
             if places == configuration.blockSize {
@@ -122,22 +117,22 @@ struct SearchBlockPass {
     }
 
     /// The digest of a block: its id and, per post, id, content hash and board name.
-    private func digest(of posts: [ListedPost], id: String) -> BuildDigest {
+    private func digest(of posts: [ListingKey], id: String) -> BuildDigest {
         var digest = digestBase
         digest.add(id)
-        for listed in posts {
-            digest.add(listed.post.postId)
-            digest.add(listed.contentHash)
-            digest.add(names[listed.post.boardId] ?? "")
+        for key in posts {
+            digest.add(key.postId)
+            digest.add(key.contentHash)
+            digest.add(names[key.boardId] ?? "")
         }
         return digest
     }
 
     /// Keeps the block when the previous build made it from the same posts, else queues it for encoding.
-    private mutating func add(_ posts: [ListedPost], id: String, lookup: ListingLookup) throws {
+    private mutating func add(_ posts: [ListingKey], id: String, lookup: ListingLookup) throws {
         let digest = digest(of: posts, id: id)
         if output.previousDigest(of: SearchBlockRecord.termsPath(of: id)) == digest, let record = previousRecord(of: id),
-            record.postIds == posts.map(\.post.postId), hasPreviousFiles(record)
+            record.postIds == posts.map(\.postId), hasPreviousFiles(record)
         {
             try keep(record, digest: digest)
             return
@@ -149,11 +144,12 @@ struct SearchBlockPass {
     /// Reads the bodies of the queued blocks and encodes them in parallel.
     private mutating func encodePending(lookup: ListingLookup) throws {
         guard !pending.isEmpty else { return }
-        let bodies = try lookup.bodies(ofPostIds: pending.flatMap { $0.posts.map(\.post.postId) })
-        let work = pending.map { block in
-            block.posts.map { listed -> SearchDocument in
-                var post = listed.post
-                post.contents = bodies[post.postId] ?? ""
+        let posts = try lookup.postsWithBodies(ids: pending.flatMap { $0.posts.map(\.postId) })
+        let work = try pending.map { block in
+            try block.posts.map { key -> SearchDocument in
+                guard let post = posts[key.postId]?.post else {
+                    throw SearchIndexError(path: SearchBlockRecord.termsPath(of: block.id), reason: .postUnreadable(key.postId))
+                }
                 return SearchDocument(post: post, boardName: names[post.boardId] ?? "", anonymousLabel: anonymousLabel)
             }
         }
@@ -187,9 +183,9 @@ struct SearchBlockPass {
             directory.add(encoded.tokens, block: SearchIndexBuilder.blockNumber(block.id))
             for (term, count) in encoded.terms { frequency[term, default: 0] += count }
             let record = SearchBlockRecord(
-                id: block.id, postingBuckets: encoded.postingBuckets, files: encoded.files, postIds: block.posts.map(\.post.postId),
-                created: block.posts.map { Int($0.post.createdDateTime.timeIntervalSince1970.rounded(.down)) },
-                hashes: block.posts.map { ContentHash.key($0.contentHash.utf8) }, boards: block.posts.map(\.post.boardId), base: digestBase)
+                id: block.id, postingBuckets: encoded.postingBuckets, files: encoded.files, postIds: block.posts.map(\.postId),
+                created: block.posts.map { Int($0.created.timeIntervalSince1970.rounded(.down)) },
+                hashes: block.posts.map { ContentHash.key($0.contentHash.utf8) }, boards: block.posts.map(\.boardId), base: digestBase)
             let carried = CarriedMatches(record: record, documents: work[index], previous: previousRecord(of: block.id))
             blocks.append(SearchPhase.Block(id: block.id, digest: block.digest, record: record, kept: false, carried: carried))
         }

@@ -9,6 +9,8 @@ public struct SearchIndexError: Error, Equatable, Sendable, LocalizedError {
         case missingFile
         /// A file is not an index script or its JSON does not have the expected shape.
         case malformedFile(detail: String)
+        /// A post listed in the store's snapshot has no readable row in it.
+        case postUnreadable(Int)
     }
 
     /// The index file, relative to the site root.
@@ -28,6 +30,8 @@ public struct SearchIndexError: Error, Equatable, Sendable, LocalizedError {
             return "Search index file \(path) is missing; rebuild the site."
         case .malformedFile(let detail):
             return "Search index file \(path) is malformed (\(detail)); rebuild the site with this version."
+        case .postUnreadable(let postId):
+            return "Search index file \(path) cannot be made: post \(postId) is listed in the store but its row cannot be read."
         }
     }
 }

@@ -103,7 +103,7 @@ struct SearchPhase: Sendable {
                 let removedIds = try store.removedPostIds()
                 keptAll = try store.withLookup { lookup in try pass.keepAll(ids: ids, removedIds: removedIds, lookup: lookup) }
             }
-            if !keptAll { try store.readChronologically { cursor in try pass.run(cursor) } }
+            if !keptAll { try store.readKeysChronologically { cursor in try pass.run(cursor) } }
             if let blocksDigest, try output.needsRendering(Self.blocksStatePath, digest: blocksDigest) {
                 try output.write(Data(Self.searchOrder(pass.blocks).map { $0.id + "\n" }.joined().utf8), to: Self.blocksStatePath)
             }

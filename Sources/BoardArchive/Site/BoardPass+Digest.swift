@@ -3,20 +3,20 @@ import Foundation
 extension BoardPass {
     /// Adds what a post row shows: the post (its content hash covers every field the API sent) and whether it is
     /// from today (the new badge and `HH:mm` instead of `yy-MM-dd`).
-    static func addRow(_ listed: ListedPost, clock: ArchiveClock, to digest: inout BuildDigest) {
-        digest.add(listed.post.postId)
-        digest.add(listed.contentHash)
-        digest.add(clock.isToday(listed.post.createdDateTime))
+    static func addRow(_ key: ListingKey, clock: ArchiveClock, to digest: inout BuildDigest) {
+        digest.add(key.postId)
+        digest.add(key.contentHash)
+        digest.add(clock.isToday(key.created))
     }
 
-    /// Adds a link to another post: its id and shown title.
-    private func addLink(_ listed: ListedPost?, to digest: inout BuildDigest) {
-        digest.add(listed?.post.postId)
-        digest.add(listed.map { pages.displayTitle($0.post) } ?? "")
+    /// Adds a link to another post: its id and content hash (which covers the title the link shows).
+    private func addLink(_ key: ListingKey?, to digest: inout BuildDigest) {
+        digest.add(key?.postId)
+        digest.add(key?.contentHash ?? "")
     }
 
     /// The digest of a listing page: the board, which page, its pager and its rows.
-    func digest(ofListing rows: [ListedPost], archivePage: Int?, listing: ListingPages) -> BuildDigest {
+    func digest(ofListing rows: [ListingKey], archivePage: Int?, listing: ListingPages) -> BuildDigest {
         var digest = base
         digest.add("board")
         digest.add(board.boardId)

@@ -2,11 +2,12 @@ import Foundation
 
 /// The board phase for one board: its listing pages and the pages of its posts.
 ///
-/// Posts stream from the store in board order without their bodies, in batches of ``batchSize``: only a batch
-/// (plus one post on each side, for previous / next links) is in memory. For each page the pass computes the
-/// digest of everything the page shows (``BuildDigest``); pages whose digest the previous build recorded are
-/// kept without being rendered, the others get their bodies from the store and are rendered on every core.
-/// Every page depends only on the store's snapshot and the build's inputs, never on scheduling.
+/// The board streams from the store as keys (``ListingKey``: id, place, content hash, parent, redaction; no text)
+/// over a covering index, in batches of ``batchSize``: only a batch (plus one post on each side, for previous / next
+/// links) is in memory. For each page the pass computes the digest of everything the page shows (``BuildDigest``)
+/// from keys alone; pages whose digest the previous build recorded are kept without being rendered or read, and
+/// only the others get their posts' rows and bodies from the store and are rendered on every core. Every page
+/// depends only on the store's snapshot and the build's inputs, never on scheduling.
 struct BoardPass: Sendable {
     /// Posts per batch (rendered in parallel).
     static let batchSize = 256
@@ -21,9 +22,9 @@ struct BoardPass: Sendable {
     /// The digest of the build's inputs shared by every page (templates, strings, time zone, engine version).
     let base: BuildDigest
 
-    /// A page to render.
+    /// A page, as keys: what its digest is made from.
     enum Job {
-        case listing(rows: [ListedPost], archivePage: Int?)
+        case listing(rows: [ListingKey], archivePage: Int?)
         case post(PostJob)
         /// The page of a post a redaction removed, at the post's address.
         case tombstone(RemovedPost, backPage: Int?)
@@ -31,31 +32,37 @@ struct BoardPass: Sendable {
 
     /// A post page and what it links to.
     struct PostJob {
-        var post: ListedPost
-        var previous: ListedPost?
-        var next: ListedPost?
+        var post: ListingKey
+        var previous: ListingKey?
+        var next: ListingKey?
         var backPage: Int?
-        var parent: ListedPost?
+        var parent: ListingKey?
         var parentMissing = false
         var parentRemoved = false
-        var replies: [ListedPost] = []
-        var body = ""
+        var replies: [ListingKey] = []
+    }
+
+    /// A page to render, with the rows and body it shows.
+    private enum Page {
+        case listing(rows: [Post], archivePage: Int?)
+        case post(Post, neighbours: PostNeighbours)
+        case tombstone(RemovedPost, backPage: Int?)
     }
 
     /// The stream's state between batches.
     private struct Progress {
         var position = 0
-        var carry: ListedPost?
-        var buffer: [ListedPost] = []
+        var carry: ListingKey?
+        var buffer: [ListingKey] = []
         /// The listing position of each buffered post (removed posts between them keep their places).
         var positions: [Int] = []
         var removed = 0
-        var pageRows: [ListedPost] = []
+        var pageRows: [ListingKey] = []
         var pageKey: Int?? = .none
         var frontWritten = false
         var newest: Date?
         var hasPostFromToday = false
-        var newestPosts = NewestPosts()
+        var newestPosts = NewestPosts<ListingKey>()
 
         /// Moves on to the listing page `key` (nil: the front page), queuing the page just finished.
         mutating func enter(page key: Int?, jobs: inout [Job]) {
@@ -76,25 +83,24 @@ struct BoardPass: Sendable {
         }
         var listing = ListingPages(pinnedCount: counts.notices, itemCount: counts.others)
         listing.removedCount = counts.removed
-        let progress = try store.readListing(ofBoard: board.boardId) { [listing] cursor -> Progress in
+        let (progress, newestPosts) = try store.readListingKeys(ofBoard: board.boardId) { [listing] cursor -> (Progress, [ListedPost]) in
             var progress = Progress()
             var jobs: [Job] = []
-            while let slot = try cursor.nextSlot() {
-                let key = page(at: progress.position, in: listing)
-                progress.enter(page: key, jobs: &jobs)
-                guard case .post(let listed) = slot else {
+            while let key = try cursor.next() {
+                let page = page(at: progress.position, in: listing)
+                progress.enter(page: page, jobs: &jobs)
+                if let removed = key.removed {
                     // A removed post keeps its place, so the page boundaries after it stay where they were.
-                    if case .removed(let removed) = slot { jobs.append(.tombstone(removed, backPage: key)) }
+                    jobs.append(.tombstone(removed, backPage: page))
                     progress.position += 1
                     progress.removed += 1
                     continue
                 }
-                let date = listed.post.createdDateTime
-                if progress.newest.map({ date > $0 }) ?? true { progress.newest = date }
-                if pages.clock.isToday(date) { progress.hasPostFromToday = true }
-                progress.newestPosts.offer(listed)
-                progress.pageRows.append(listed)
-                progress.buffer.append(listed)
+                if progress.newest.map({ key.created > $0 }) ?? true { progress.newest = key.created }
+                if pages.clock.isToday(key.created) { progress.hasPostFromToday = true }
+                progress.newestPosts.offer(key)
+                progress.pageRows.append(key)
+                progress.buffer.append(key)
                 progress.positions.append(progress.position)
                 progress.position += 1
                 if progress.buffer.count > Self.batchSize {
@@ -107,11 +113,15 @@ struct BoardPass: Sendable {
             }
             if !progress.frontWritten { jobs.append(.listing(rows: [], archivePage: nil)) }
             try flush(&progress, jobs: &jobs, listing: listing, lookup: cursor.lookup, final: true)
-            return progress
+            let newest = progress.newestPosts.posts
+            let posts = try storeRead { try cursor.lookup.posts(ids: newest.map(\.postId)) }
+            return (progress, try newest.map { try hydrated($0, from: posts) })
         }
+        var newest = NewestPosts<ListedPost>()
+        for post in newestPosts { newest.offer(post) }
         return BoardSummary(
             board: board, postCount: listing.shownCount, removedCount: progress.removed, newestPostDate: progress.newest,
-            hasPostFromToday: progress.hasPostFromToday, newestPosts: progress.newestPosts)
+            hasPostFromToday: progress.hasPostFromToday, newestPosts: newest)
     }
 
     /// The page that lists the post at listing position `position`: nil for the front page, else its archive page.
@@ -121,8 +131,8 @@ struct BoardPass: Sendable {
         return listing.archivePage(ofItemWithOlderCount: olderCount)
     }
 
-    /// Turns the buffered posts whose neighbours are known into post jobs (all of them when `final`), looks up their
-    /// parents, replies and, for the pages that must be rendered, bodies; then renders every queued job.
+    /// Turns the buffered posts whose neighbours are known into post jobs (all of them when `final`), looks up the keys
+    /// of their parents and replies, and renders every queued job whose digest changed.
     private func flush(_ progress: inout Progress, jobs: inout [Job], listing: ListingPages, lookup: ListingLookup, final: Bool) throws {
         let ready = final ? progress.buffer.count : progress.buffer.count - 1
         var postJobs: [PostJob] = []
@@ -137,74 +147,109 @@ struct BoardPass: Sendable {
         if ready > 0 { progress.carry = progress.buffer[ready - 1] }
         progress.buffer.removeFirst(ready)
         progress.positions.removeFirst(ready)
-        do {
-            let parentIds = Array(Set(postJobs.compactMap(\.post.post.parentPostId))).sorted()
-            let parents = try lookup.posts(ids: parentIds).filter { boardIds.contains($0.value.post.boardId) }
-            let removedParents = try lookup.removedPostIds(among: parentIds)
-            let replies = try lookup.replies(toPostIds: postJobs.map(\.post.post.postId))
+        let queue = try storeRead { () -> [Job] in
+            let parentIds = Array(Set(postJobs.compactMap(\.post.parentPostId))).sorted()
+            let parents = parentIds.isEmpty ? [:] : try lookup.keys(ids: parentIds)
+            let replies = try lookup.replyKeys(toPostIds: postJobs.map(\.post.postId))
             for index in postJobs.indices {
-                let post = postJobs[index].post.post
+                let post = postJobs[index].post
                 if let parentId = post.parentPostId {
-                    postJobs[index].parent = parents[parentId]
-                    postJobs[index].parentRemoved = removedParents.contains(parentId)
-                    postJobs[index].parentMissing = parents[parentId] == nil && !postJobs[index].parentRemoved
+                    let parent = parents[parentId]
+                    postJobs[index].parentRemoved = parent?.removedAt != nil
+                    if let parent, parent.removedAt == nil, boardIds.contains(parent.boardId) { postJobs[index].parent = parent }
+                    postJobs[index].parentMissing = postJobs[index].parent == nil && !postJobs[index].parentRemoved
                 }
-                let all = (replies[post.postId] ?? []).filter { boardIds.contains($0.post.boardId) }
-                postJobs[index].replies = all.filter { $0.post.boardId == board.boardId } + all.filter { $0.post.boardId != board.boardId }
+                let all = (replies[post.postId] ?? []).filter { boardIds.contains($0.boardId) }
+                postJobs[index].replies = all.filter { $0.boardId == board.boardId } + all.filter { $0.boardId != board.boardId }
             }
-            var needed: [Int] = []
             var queue: [Job] = []
             for job in jobs where try output.needsRendering(path(of: job), digest: digest(of: job, listing: listing)) { queue.append(job) }
-            for job in postJobs where try output.needsRendering(SitePaths.post(job.post.post.postId), digest: digest(of: job)) {
-                needed.append(job.post.post.postId)
+            for job in postJobs where try output.needsRendering(SitePaths.post(job.post.postId), digest: digest(of: job)) {
                 queue.append(.post(job))
             }
-            if !needed.isEmpty {
-                let bodies = try lookup.bodies(ofPostIds: needed)
-                for index in queue.indices {
-                    if case .post(var job) = queue[index] {
-                        job.body = bodies[job.post.post.postId] ?? ""
-                        queue[index] = .post(job)
-                    }
-                }
-            }
-            jobs.removeAll()
-            try render(queue, listing: listing)
-        } catch let error as BuildError {
-            throw error
-        } catch {
+            return queue
+        }
+        jobs.removeAll()
+        guard !queue.isEmpty else { return }
+        let pagesToRender = try storeRead { try hydrate(queue, lookup: lookup) }
+        try render(pagesToRender, listing: listing)
+    }
+
+    /// Runs a read of the store, its errors as the board's ``BuildError``.
+    private func storeRead<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch let error as BuildError { throw error } catch {
             throw BuildError(phase: .store, underlying: error, location: "board \(board.boardId)")
         }
+    }
+
+    /// Reads the rows (and, for post pages, the bodies) that the jobs' pages show.
+    private func hydrate(_ jobs: [Job], lookup: ListingLookup) throws -> [Page] {
+        var ids = Set<Int>()
+        var bodyIds: [Int] = []
+        for job in jobs {
+            switch job {
+            case .listing(let rows, _): ids.formUnion(rows.map(\.postId))
+            case .post(let job):
+                bodyIds.append(job.post.postId)
+                ids.insert(job.post.postId)
+                for key in [job.previous, job.next, job.parent] + job.replies.map(Optional.some) { if let key { ids.insert(key.postId) } }
+            case .tombstone: break
+            }
+        }
+        let posts = try lookup.posts(ids: ids.sorted())
+        let bodies = bodyIds.isEmpty ? [:] : try lookup.bodies(ofPostIds: bodyIds)
+        return try jobs.map { job -> Page in
+            switch job {
+            case .listing(let rows, let archivePage):
+                return .listing(rows: try rows.map { try hydrated($0, from: posts).post }, archivePage: archivePage)
+            case .post(let job):
+                var post = try hydrated(job.post, from: posts).post
+                post.contents = bodies[post.postId] ?? ""
+                let neighbours = PostNeighbours(
+                    board: board, backPage: job.backPage, previous: try job.previous.map { try hydrated($0, from: posts).post },
+                    next: try job.next.map { try hydrated($0, from: posts).post }, parent: try job.parent.map { try hydrated($0, from: posts).post },
+                    parentMissing: job.parentMissing, parentRemoved: job.parentRemoved,
+                    replies: try job.replies.map { try hydrated($0, from: posts).post })
+                return .post(post, neighbours: neighbours)
+            case .tombstone(let removed, let backPage):
+                return .tombstone(removed, backPage: backPage)
+            }
+        }
+    }
+
+    /// The row of `key` among `posts`, read in the same snapshot as the key.
+    private func hydrated(_ key: ListingKey, from posts: [Int: ListedPost]) throws -> ListedPost {
+        guard let listed = posts[key.postId] else {
+            throw BuildError(
+                phase: .store, reason: .underlying("post \(key.postId) is in the listing but its row cannot be read"),
+                location: "board \(board.boardId)")
+        }
+        return listed
     }
 
     private func path(of job: Job) -> String {
         switch job {
         case .listing(_, let archivePage): SitePaths.board(board.boardId, archivePage: archivePage)
-        case .post(let post): SitePaths.post(post.post.post.postId)
+        case .post(let post): SitePaths.post(post.post.postId)
         case .tombstone(let removed, _): SitePaths.post(removed.postId)
         }
     }
 
-    /// Renders `jobs` on every core; the first error (in job order) is thrown.
-    private func render(_ jobs: [Job], listing: ListingPages) throws {
-        guard !jobs.isEmpty else { return }
-        _ = try concurrentMap(jobs.count) { index in try perform(jobs[index], listing: listing) }
+    /// Renders `pages` on every core; the first error (in page order) is thrown.
+    private func render(_ pages: [Page], listing: ListingPages) throws {
+        guard !pages.isEmpty else { return }
+        _ = try concurrentMap(pages.count) { index in try perform(pages[index], listing: listing) }
     }
 
-    private func perform(_ job: Job, listing: ListingPages) throws {
-        switch job {
+    private func perform(_ page: Page, listing: ListingPages) throws {
+        switch page {
         case .listing(let rows, let archivePage):
-            let context = pages.boardPage(board: board, rows: rows.map(\.post), listing: listing, archivePage: archivePage)
+            let context = pages.boardPage(board: board, rows: rows, listing: listing, archivePage: archivePage)
             try write(
                 template: "board", context: context, title: pages.listingTitle(board.displayName, archivePage: archivePage),
                 to: SitePaths.board(board.boardId, archivePage: archivePage))
-        case .post(let job):
-            var post = job.post.post
-            post.contents = job.body
-            let neighbours = PostNeighbours(
-                board: board, backPage: job.backPage, previous: job.previous?.post, next: job.next?.post, parent: job.parent?.post,
-                parentMissing: job.parentMissing, parentRemoved: job.parentRemoved, replies: job.replies.map(\.post))
-            let context = pages.postPage(post, bodyHTML: MarkdownRenderer().render(job.body), neighbours: neighbours)
+        case .post(let post, let neighbours):
+            let context = pages.postPage(post, bodyHTML: MarkdownRenderer().render(post.contents), neighbours: neighbours)
             try write(template: "post", context: context, title: pages.displayTitle(post), to: SitePaths.post(post.postId))
         case .tombstone(let removed, let backPage):
             let context = pages.tombstonePage(removed, board: board, backPage: backPage)

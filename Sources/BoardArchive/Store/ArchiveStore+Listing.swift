@@ -8,6 +8,9 @@ public struct ListedPost: Sendable, Equatable {
     /// The content hash of the post as stored (changes whenever any of its fields changes); a post whose writer a
     /// redaction withholds has its own hash, so every page that shows it is rendered again.
     public var contentHash: String
+
+    /// What a post's hash gets when a redaction withholds its writer.
+    static let anonymizedSuffix = "~anonymized"
 }
 
 /// A place in a listing that a redaction emptied: the post is removed from the site, its address shows a tombstone.
@@ -19,12 +22,6 @@ public struct RemovedPost: Sendable, Equatable {
     public var isNotice: Bool
     /// When the redaction that removed it was made.
     public var redactedAt: Date
-}
-
-/// One place in a listing: a post, or a post a redaction removed.
-public enum ListingSlot: Sendable, Equatable {
-    case post(ListedPost)
-    case removed(RemovedPost)
 }
 
 /// How many posts of a listing are notices and how many are not.
@@ -49,7 +46,7 @@ extension ArchiveStore {
         """
 
     /// The number of notices and other posts of a board, removed posts included (they keep their places; see
-    /// ``ListingCursor/nextSlot()``), and how many of them a redaction removed.
+    /// ``ArchiveStore/readListingKeys(ofBoard:_:)``), and how many of them a redaction removed.
     public func listingCounts(ofBoard boardId: Int) throws -> ListingCounts {
         try read { db in
             let notices =
@@ -57,26 +54,6 @@ extension ArchiveStore {
             let all = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM post WHERE boardId = ?", arguments: [boardId]) ?? 0
             let removed = try Self.removedCount(in: db, board: boardId)
             return ListingCounts(notices: notices, others: all - notices, removed: removed)
-        }
-    }
-
-    /// Reads a board's posts without bodies in board order (notices first, newest first) over the board-order index:
-    /// `body` pulls them one by one from the cursor, which also answers follow-up lookups in the same snapshot.
-    public func readListing<T>(ofBoard boardId: Int, _ body: (ListingCursor) throws -> T) throws -> T {
-        try read { db in
-            let rows = try Row.fetchCursor(
-                db, sql: "SELECT \(Self.listedColumns) FROM post WHERE boardId = ? ORDER BY \(Self.boardOrder)", arguments: [boardId])
-            return try body(ListingCursor(rows: rows, lookup: ListingLookup(db: db, pseudonyms: pseudonyms)))
-        }
-    }
-
-    /// Reads every post of the archive without bodies in search-block order: notices, then the others, each oldest
-    /// first (ties by `postId`), over the chronological index; `body` pulls them from the cursor.
-    public func readChronologically<T>(_ body: (ListingCursor) throws -> T) throws -> T {
-        try read { db in
-            let rows = try Row.fetchCursor(
-                db, sql: "SELECT \(Self.listedColumns) FROM post ORDER BY (postType = 'notice') DESC, createdAt, postId")
-            return try body(ListingCursor(rows: rows, lookup: ListingLookup(db: db, pseudonyms: pseudonyms)))
         }
     }
 
@@ -118,41 +95,10 @@ extension ArchiveStore {
         var hash: String = row[20]
         if (row[21] as String?) == RedactionMode.anonymize.rawValue {
             post.withholdWriter()
-            hash += "~anonymized"
+            hash += ListedPost.anonymizedSuffix
         }
         pseudonyms?.apply(to: &post)
         return ListedPost(post: post, contentHash: hash)
-    }
-
-    /// The slot of a row of `listedColumns`: the post, or a tombstone when a redaction removed it.
-    static func slot(from row: Row, pseudonyms: WriterPseudonyms?) -> ListingSlot {
-        guard (row[21] as String?) == RedactionMode.remove.rawValue else { return .post(listedPost(from: row, pseudonyms: pseudonyms)) }
-        return .removed(
-            RemovedPost(
-                postId: row[0], boardId: row[1], isNotice: (row[9] as String) == PostType.notice.rawValue,
-                redactedAt: Date(timeIntervalSince1970: (row[22] as Double?) ?? 0)))
-    }
-}
-
-/// A board's posts, streamed, with lookups in the same read.
-public struct ListingCursor {
-    let rows: RowCursor
-    /// Lookups in the same snapshot.
-    public let lookup: ListingLookup
-
-    /// The next post the site shows, or nil at the end; posts a redaction removed are skipped. Phases that only
-    /// list posts (feeds, sitemaps) read this.
-    public func next() throws -> ListedPost? {
-        while let slot = try nextSlot() {
-            if case .post(let listed) = slot { return listed }
-        }
-        return nil
-    }
-
-    /// The next place in the listing, removed posts included, or nil at the end: for phases that lay posts out in
-    /// pages or blocks and keep a removed post's place so that nothing after it moves (board pages, search blocks).
-    public func nextSlot() throws -> ListingSlot? {
-        try rows.next().map { ArchiveStore.slot(from: $0, pseudonyms: lookup.pseudonyms) }
     }
 }
 
@@ -172,6 +118,17 @@ public struct ListingLookup {
         return result
     }
 
+    /// The posts with their bodies, with these ids, that the site shows, by id.
+    public func postsWithBodies(ids: [Int]) throws -> [Int: ListedPost] {
+        var result: [Int: ListedPost] = [:]
+        try forEachRow(ids: ids, withContents: true, where: ArchiveStore.publishedPosts) { row in
+            var listed = ArchiveStore.listedPost(from: row, pseudonyms: pseudonyms)
+            listed.post.contents = (row[23] as String?) ?? ""
+            result[listed.post.postId] = listed
+        }
+        return result
+    }
+
     /// Calls `body` with the row (`listedColumns`, then `contents` when `withContents`) of each post with one of these
     /// ids that meets `condition`.
     private func forEachRow(ids: [Int], withContents: Bool = false, where condition: String, _ body: (Row) throws -> Void) throws {
@@ -182,25 +139,6 @@ public struct ListingLookup {
                 arguments: StatementArguments(chunk))
             while let row = try rows.next() { try body(row) }
         }
-    }
-
-    /// The replies (without bodies) to posts with these ids, each parent's replies in board order of their own board,
-    /// boards by id.
-    public func replies(toPostIds ids: [Int]) throws -> [Int: [ListedPost]] {
-        var result: [Int: [ListedPost]] = [:]
-        for chunk in Self.chunks(of: ids) {
-            let rows = try Row.fetchCursor(
-                db,
-                sql: """
-                    SELECT \(ArchiveStore.listedColumns) FROM post WHERE parentPostId IN \(Self.placeholders(chunk.count))
-                    AND \(ArchiveStore.publishedPosts) ORDER BY boardId, \(ArchiveStore.boardOrder)
-                    """, arguments: StatementArguments(chunk))
-            while let row = try rows.next() {
-                let listed = ArchiveStore.listedPost(from: row, pseudonyms: pseudonyms)
-                if let parent = listed.post.parentPostId { result[parent, default: []].append(listed) }
-            }
-        }
-        return result
     }
 
     /// The bodies of the posts with these ids, by id.
@@ -224,18 +162,6 @@ public struct ListingLookup {
             var post = ArchiveStore.listedPost(from: row, pseudonyms: pseudonyms).post
             post.contents = (row[23] as String?) ?? ""
             result[post.postId] = post
-        }
-        return result
-    }
-
-    /// Which of these ids are posts a redaction removed (a reply to one says its parent was removed).
-    public func removedPostIds(among ids: [Int]) throws -> Set<Int> {
-        var result = Set<Int>()
-        for chunk in Self.chunks(of: ids) {
-            result.formUnion(
-                try Int.fetchAll(
-                    db, sql: "SELECT postId FROM post WHERE postId IN \(Self.placeholders(chunk.count)) AND NOT \(ArchiveStore.publishedPosts)",
-                    arguments: StatementArguments(chunk)))
         }
         return result
     }

@@ -134,6 +134,25 @@ extension ArchiveStore {
                     CREATE INDEX post_redaction ON post (redactionId) WHERE redactionId IS NOT NULL;
                     """)
         }
+        migrator.registerMigration("v5-listing-keys") { db in
+            // Covering indexes of what the build's digests read of a post (ListingKey): its place, content hash, parent
+            // and redaction. `contentHash` and the redaction columns come after `contents` and `raw` in a row, so reading
+            // them from the table walked every long post's overflow pages: a rebuild read the whole store to find the
+            // few pages to render. They replace the board-order, chronological and parent indexes, whose prefixes they keep.
+            try db.execute(
+                sql: """
+                    DROP INDEX post_board_order;
+                    DROP INDEX post_chronological;
+                    DROP INDEX post_parent;
+                    CREATE INDEX post_board_keys ON post
+                        (boardId, (postType = 'notice') DESC, createdAt DESC, postId DESC, parentPostId, \(ListingKey.indexedColumns));
+                    CREATE INDEX post_chronological_keys ON post
+                        ((postType = 'notice') DESC, createdAt, postId, boardId, parentPostId, \(ListingKey.indexedColumns));
+                    CREATE INDEX post_parent_keys ON post
+                        (parentPostId, boardId, (postType = 'notice') DESC, createdAt DESC, postId DESC, \(ListingKey.indexedColumns));
+                    CREATE INDEX post_id_keys ON post (postId, boardId, createdAt, parentPostId, \(ListingKey.indexedColumns));
+                    """)
+        }
         return migrator
     }
 
