@@ -38,6 +38,9 @@ struct SiteOutputPathTests {
             digest.add("path \(seed)")
             #expect(BuildDigest(hexBytes: Array(digest.description.utf8)) == digest)
             #expect(BuildDigest(hexBytes: Array(digest.description.uppercased().utf8)) == digest)
+            var bytes: [UInt8] = []
+            digest.appendHex(to: &bytes)
+            #expect(bytes == Array(digest.description.utf8))
         }
         #expect(BuildDigest(hexBytes: Array("0123".utf8)) == nil)
         #expect(BuildDigest(hexBytes: Array(String(repeating: "g", count: 32).utf8)) == nil)

@@ -15,6 +15,16 @@ public struct BuildDigest: Sendable, Hashable, CustomStringConvertible {
         ContentHash.hex(high) + ContentHash.hex(low)
     }
 
+    /// Appends ``description``'s 32 hex digits to `bytes`, without making a string.
+    func appendHex(to bytes: inout [UInt8]) {
+        let digits: StaticString = "0123456789abcdef"
+        for word in [high, low] {
+            for shift in stride(from: 60, through: 0, by: -4) {
+                bytes.append(digits.utf8Start[Int((word >> UInt64(shift)) & 0xf)])
+            }
+        }
+    }
+
     /// Parses the 32 hex digits of ``description``.
     init?(hex text: Substring) {
         guard text.utf8.count == 32, let high = UInt64(text.prefix(16), radix: 16), let low = UInt64(text.suffix(16), radix: 16) else {

@@ -79,15 +79,20 @@ public struct SiteBuilder: Sendable {
             var summaries: [BoardSummary] = []
             progress.update { $0.boards = boards.count }
             if !pagesUnchanged {
-                for board in boards {
-                    let pass = BoardPass(
-                        board: board, boardIds: boardIds, store: store, renderer: renderer, pages: pages, output: output, base: base)
-                    summaries.append(try pass.run())
+                // Boards stream side by side: a rebuild reads each board's keys on one core and renders few pages, so
+                // one board at a time left the other cores idle. Each page depends only on the store's snapshot.
+                let (logger, renderer) = (logger, renderer)
+                summaries = try concurrentMap(boards.count) { index in
+                    let board = boards[index]
+                    let summary = try BoardPass(
+                        board: board, boardIds: boardIds, store: store, renderer: renderer, pages: pages, output: output, base: base
+                    ).run()
                     progress.update { meter in
                         meter.boardsDone += 1
-                        meter.posts += summaries.last?.postCount ?? 0
+                        meter.posts += summary.postCount
                     }
-                    logger.debug("Built board", metadata: ["board": "\(board.boardId)", "posts": "\(summaries.last?.postCount ?? 0)"])
+                    logger.debug("Built board", metadata: ["board": "\(board.boardId)", "posts": "\(summary.postCount)"])
+                    return summary
                 }
                 if try output.needsRendering(SitePaths.home, digest: Self.homeDigest(summaries, base: base, clock: clock)) {
                     let home = try renderer.renderPage(template: "home", context: pages.home(summaries), relativeRoot: "", title: strings["home"])

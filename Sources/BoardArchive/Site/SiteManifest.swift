@@ -68,9 +68,9 @@ struct SiteManifest: Sendable, Equatable {
     private func encode(_ sink: ([UInt8]) throws -> Void) rethrows {
         var chunk: [UInt8] = Array((Self.header + "\n").utf8)
         chunk.reserveCapacity(1 << 20)
-        for path in digests.keys.sorted() {
-            guard let digest = digests[path] else { continue }
-            chunk.append(contentsOf: digest.description.utf8)
+        // The entries are sorted once, with their digests, instead of looking every path up again.
+        for (path, digest) in digests.sorted(by: { $0.key < $1.key }) {
+            digest.appendHex(to: &chunk)
             chunk.append(UInt8(ascii: " "))
             chunk.append(contentsOf: path.utf8)
             chunk.append(UInt8(ascii: "\n"))

@@ -40,6 +40,9 @@ final class SiteOutput: @unchecked Sendable {
         self.stagingDirectory = stagingDirectory
         self.previousDirectory = previousDirectory
         self.previousManifest = previousDirectory == nil ? SiteManifest() : (previousManifest ?? SiteManifest())
+        // A rebuild declares about as many files as the previous build made: growing the table step by step rehashed
+        // every path several times.
+        produced.reserveCapacity(self.previousManifest.digests.count)
     }
 
     /// Declares that this build produces `relativePath` from inputs whose digest is `digest`; returns whether
