@@ -30,7 +30,9 @@ enum InertLinkMarkup {
 
     /// `text` with every marker (U+FDD0…U+FDEF, the whole reserved range) replaced by U+FFFD.
     static func withoutMarkers(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: isMarker) else { return text }
+        // Markers are `EF B7 90`…`EF B7 AF` in UTF-8: the bytes are scanned first (decoding every scalar of every body to
+        // look for them showed in the build's profile), the scalars only when one is there.
+        guard hasMarker(in: text, upTo: 0xAF) else { return text }
         var scalars = String.UnicodeScalarView()
         for scalar in text.unicodeScalars { scalars.append(isMarker(scalar) ? "\u{FFFD}" : scalar) }
         return String(scalars)
@@ -41,8 +43,8 @@ enum InertLinkMarkup {
     /// One pass over the UTF-8 (markers are `EF B7 90`…`EF B7 93`); Foundation's `replacingOccurrences`, four times
     /// per post page, showed in the build's profile.
     static func expandMarkers(in html: String) -> String {
+        guard hasMarker(in: html, upTo: 0x93) else { return html }
         let bytes = Array(html.utf8)
-        guard bytes.count >= 3, bytes.indices.dropLast(2).contains(where: { isMarkerStart(bytes, at: $0) }) else { return html }
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count + 64)
         var index = 0
@@ -60,6 +62,20 @@ enum InertLinkMarkup {
 
     /// The HTML of U+FDD0…U+FDD3, in that order.
     private static let markupBytes = markup.map { Array($0.html.utf8) }
+
+    /// Whether `text` holds `EF B7 xx` with `xx` in `0x90...last`, read from its UTF-8 without copying it.
+    private static func hasMarker(in text: String, upTo last: UInt8) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            guard bytes.count >= 3 else { return false }
+            var index = 0
+            while index + 2 < bytes.count {
+                if bytes[index] == 0xEF && bytes[index + 1] == 0xB7 && (0x90...last).contains(bytes[index + 2]) { return true }
+                index += 1
+            }
+            return false
+        }
+    }
 
     private static func isMarkerStart(_ bytes: [UInt8], at index: Int) -> Bool {
         bytes[index] == 0xEF && bytes[index + 1] == 0xB7 && (0x90...0x93).contains(bytes[index + 2])

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Text as UTF-8 bytes cut into grapheme clusters, with each cluster's normal form (``TextNormalizer``) next to it:
 /// what ``TextHighlighter`` matches on and marks.
 ///
@@ -29,43 +35,41 @@ struct ClusteredText: Equatable {
     /// is given. `characterByCharacter` forces the slow path for every cluster (for tests).
     init(_ text: String, prefix: Int? = nil, characterByCharacter: Bool = false) {
         let bytes = Array(text.utf8)
-        utf8.reserveCapacity(bytes.count)
         normalized.reserveCapacity(bytes.count)
         bounds.reserveCapacity(bytes.count / 2 + 1)
         normalizedBounds.reserveCapacity(bytes.count / 2 + 1)
         var offset = 0
-        // The fast length of the scalar at `offset` when the previous step already read it (each is read once).
-        var known: Int?? = .none
-        while offset < bytes.count {
-            if let prefix, offset >= prefix {
-                isTruncated = true
-                break
-            }
-            let fastLength = characterByCharacter ? nil : (known ?? Self.fastScalarLength(bytes, at: offset))
-            known = .none
-            if let fastLength {
-                let next = offset + fastLength
-                let following = next < bytes.count ? Self.fastScalarLength(bytes, at: next) : nil
-                if next == bytes.count || following != nil {
-                    if bytes[offset] == 0x0D && following == 1 && bytes[next] == 0x0A {
-                        append(cluster: bytes[offset..<(next + 1)], normalized: nil)
-                        offset = next + 1
-                    } else {
-                        appendFast(bytes, from: offset, length: fastLength)
-                        offset = next
-                        known = .some(following)
-                    }
-                    continue
+        bytes.withUnsafeBufferPointer { buffer in
+            while offset < buffer.count {
+                if let prefix, offset >= prefix {
+                    isTruncated = true
+                    break
                 }
+                if !characterByCharacter, let length = Self.fastScalarLength(buffer, at: offset) {
+                    let next = offset + length
+                    let following = next < buffer.count ? Self.fastScalarLength(buffer, at: next) : nil
+                    if next == buffer.count || following != nil {
+                        // The clusters' bytes are the text's own, copied once at the end; here only their normal forms.
+                        let end = buffer[offset] == 0x0D && following == 1 && buffer[next] == 0x0A ? next + 1 : next
+                        for index in offset..<end {
+                            let byte = buffer[index]
+                            normalized.append((0x41...0x5A).contains(byte) ? byte + 32 : byte)
+                        }
+                        bounds.append(end)
+                        normalizedBounds.append(normalized.count)
+                        offset = end
+                        continue
+                    }
+                }
+                let index = text.utf8.index(text.utf8.startIndex, offsetBy: offset)
+                let character = text[index]
+                TextHighlighter.appendNormalized(character, to: &normalized)
+                offset += character.utf8.count
+                bounds.append(offset)
+                normalizedBounds.append(normalized.count)
             }
-            let index = text.utf8.index(text.utf8.startIndex, offsetBy: offset)
-            let character = text[index]
-            let length = character.utf8.count
-            var folded: [UInt8] = []
-            TextHighlighter.appendNormalized(character, to: &folded)
-            append(cluster: bytes[offset..<(offset + length)], normalized: folded)
-            offset += length
         }
+        utf8 = Array(bytes[0..<offset])
     }
 
     /// Appends one cluster: its bytes and its normal form (nil: the bytes with ASCII letters lowered).
@@ -77,23 +81,6 @@ struct ClusteredText: Equatable {
         } else {
             for byte in bytes { normalized.append((0x41...0x5A).contains(byte) ? byte + 32 : byte) }
         }
-        normalizedBounds.append(normalized.count)
-    }
-
-    /// Appends the one-scalar cluster of `length` bytes at `offset` of `bytes`, ASCII or a Hangul syllable: its normal
-    /// form is its bytes with ASCII letters lowered (``append(cluster:normalized:)`` with nil, without slices).
-    private mutating func appendFast(_ bytes: [UInt8], from offset: Int, length: Int) {
-        if length == 1 {
-            let byte = bytes[offset]
-            utf8.append(byte)
-            normalized.append((0x41...0x5A).contains(byte) ? byte + 32 : byte)
-        } else {
-            for index in offset..<(offset + length) {
-                utf8.append(bytes[index])
-                normalized.append(bytes[index])
-            }
-        }
-        bounds.append(utf8.count)
         normalizedBounds.append(normalized.count)
     }
 
@@ -118,7 +105,7 @@ struct ClusteredText: Equatable {
             return utf8[start] == 0x20 || (0x09...0x0D).contains(utf8[start])
         }
         // A cluster of one precomposed Hangul syllable (most of a Korean post) is never whitespace.
-        if end - start == 3, Self.fastScalarLength(utf8, at: start) == 3 { return false }
+        if end - start == 3, utf8.withUnsafeBufferPointer({ Self.fastScalarLength($0, at: start) }) == 3 { return false }
         return Character(text(index..<(index + 1))).isWhitespace
     }
 
@@ -188,12 +175,16 @@ struct ClusteredText: Equatable {
         }
     }
 
-    /// The first occurrence of `needle` in `hay` at or after byte `start`: its offset and cluster range.
+    /// The first occurrence of `needle` in `hay` at or after byte `start`: its offset and cluster range. Candidates are
+    /// found with the C library's `memchr` (keyword rows call this for every post they list).
     private func occurrence(of needle: [UInt8], in hay: UnsafeBufferPointer<UInt8>, from start: Int) -> (offset: Int, range: Range<Int>)? {
-        let first = needle[0]
+        guard let base = hay.baseAddress else { return nil }
+        let first = Int32(needle[0])
         var at = start
         while at + needle.count <= hay.count {
-            if hay[at] == first && needle.withUnsafeBufferPointer({ Self.equal(hay, at, $0) }) {
+            guard let found = memchr(base + at, first, hay.count - needle.count + 1 - at) else { return nil }
+            at = UnsafePointer(found.assumingMemoryBound(to: UInt8.self)) - base
+            if needle.withUnsafeBufferPointer({ Self.equal(hay, at, $0) }) {
                 return (at, cluster(holding: at)..<(cluster(holding: at + needle.count - 1) + 1))
             }
             at += 1
@@ -211,7 +202,7 @@ struct ClusteredText: Equatable {
     }
 
     /// The UTF-8 length of the code point at `offset` when it is ASCII or a precomposed Hangul syllable, else nil.
-    private static func fastScalarLength(_ bytes: [UInt8], at offset: Int) -> Int? {
+    private static func fastScalarLength(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> Int? {
         let lead = bytes[offset]
         if lead < 0x80 { return 1 }
         guard (0xEA...0xED).contains(lead), offset + 2 < bytes.count else { return nil }
