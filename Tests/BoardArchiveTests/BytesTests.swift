@@ -11,6 +11,25 @@ import Testing
         #expect(Bytes.firstIndex(of: Array(needle.utf8), in: Array(haystack.utf8), from: start) == expected)
     }
 
+    @Test func gramSlotsNumberKeysInOrderOfFirstSightAcrossGrowth() {
+        // Keys that share their low or high halves (the mix's input), random ones, zero, and repeats.
+        var seed: UInt64 = 7
+        var keys: [UInt64] = [0, 0, .max]
+        for index in 0..<3_000 {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            keys.append(index % 3 == 0 ? UInt64(index % 700) << 32 : index % 3 == 1 ? UInt64(index % 900) : seed % 5_000)
+        }
+        var table = GramSlots(capacity: 4)
+        var expected: [UInt64: Int] = [:]
+        for key in keys {
+            let (slot, isNew) = table.slot(for: key)
+            #expect(isNew == (expected[key] == nil))
+            if isNew { expected[key] = expected.count }
+            #expect(slot == expected[key])
+        }
+        #expect(table.count == expected.count)
+    }
+
     @Test func fnv1aHasItsPublishedValues() {
         #expect(Bytes.fnv1a([]) == 0xCBF2_9CE4_8422_2325)
         #expect(Bytes.fnv1a(Array("a".utf8)) == 0xAF63_DC4C_8601_EC8C)

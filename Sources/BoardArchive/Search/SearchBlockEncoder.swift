@@ -53,7 +53,7 @@ struct SearchBlockEncoder {
         // A gram's lists sit at `slot * 3 + field` of one flat array, found through `slots`: no dictionary value to
         // copy on write. Positions only grow, so a gram seen again in the same field of the same post is the one its
         // list ends with: no set of a field's keys is needed to count it once.
-        var slots: [UInt64: Int] = [:]
+        var slots = GramSlots(capacity: 16_384)
         var keys: [UInt64] = []
         var lists: [[Int]] = []
         var boards: [Int: [Int]] = [:]
@@ -61,12 +61,8 @@ struct SearchBlockEncoder {
             boards[document.boardId, default: []].append(position)
             for field in SearchField.allCases {
                 SearchTokenizer.forEachGramKey(ofNormalized: TextNormalizer.normalize(field.text(of: document))) { key in
-                    let slot: Int
-                    if let existing = slots[key] {
-                        slot = existing
-                    } else {
-                        slot = keys.count
-                        slots[key] = slot
+                    let (slot, isNew) = slots.slot(for: key)
+                    if isNew {
                         keys.append(key)
                         lists.append(contentsOf: [[], [], []])
                     }

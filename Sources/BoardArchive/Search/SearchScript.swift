@@ -42,30 +42,38 @@ enum SearchJSON: Equatable {
     /// Writes `value` as a JSON string literal, escaping only what JSON requires (and U+2028/U+2029, DEL).
     static func writeString(_ value: String, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
-        let hexDigits = Array("0123456789abcdef".utf8)
-        var bytes = Array(value.utf8)
-        var index = 0
-        bytes.append(0)  // sentinel so the U+2028 look-ahead never runs off the end
-        let count = bytes.count - 1
-        while index < count {
-            let byte = bytes[index]
-            switch byte {
-            case 0x22: output.append(contentsOf: [0x5C, 0x22])
-            case 0x5C: output.append(contentsOf: [0x5C, 0x5C])
-            case 0x0A: output.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-            case 0x0D: output.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-            case 0x09: output.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-            case 0x00..<0x20, 0x7F:
-                output.append(contentsOf: Array("\\u00".utf8) + [hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 15)]])
-            case 0xE2 where index + 2 < count && bytes[index + 1] == 0x80 && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9):
-                output.append(contentsOf: Array((bytes[index + 2] == 0xA8 ? "\\u2028" : "\\u2029").utf8))
-                index += 2
-            default: output.append(byte)
+        var value = value
+        // Runs of bytes that need no escape (nearly all of a post) are copied whole.
+        value.withUTF8 { bytes in
+            var run = 0
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                let escape: [UInt8]
+                switch byte {
+                case 0x22: escape = [0x5C, 0x22]
+                case 0x5C: escape = [0x5C, 0x5C]
+                case 0x0A: escape = [0x5C, UInt8(ascii: "n")]
+                case 0x0D: escape = [0x5C, UInt8(ascii: "r")]
+                case 0x09: escape = [0x5C, UInt8(ascii: "t")]
+                case 0x00..<0x20, 0x7F: escape = Array("\\u00".utf8) + [hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 15)]]
+                case 0xE2 where index + 2 < bytes.count && bytes[index + 1] == 0x80 && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9):
+                    escape = Array((bytes[index + 2] == 0xA8 ? "\\u2028" : "\\u2029").utf8)
+                default:
+                    index += 1
+                    continue
+                }
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<index]))
+                output.append(contentsOf: escape)
+                index += byte == 0xE2 ? 3 : 1
+                run = index
             }
-            index += 1
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<bytes.count]))
         }
         output.append(UInt8(ascii: "\""))
     }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
 }
 
 /// The classic-script envelope of every index file: `BoardArchiveSearch.load("id",JSON.parse('…'),bytes);`.
