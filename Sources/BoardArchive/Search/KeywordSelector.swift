@@ -48,6 +48,8 @@ struct KeywordSelector {
 
     private static let stopTerms = Set(stopWords.map(Term.init))
     private static let longestStopTerm = stopTerms.map(\.bytes.count).max() ?? 0
+    /// The stop terms' FNV-1a hashes: a word is copied into a ``Term`` to be looked up only when its hash is one of them.
+    private static let stopTermHashes = Set(stopTerms.map { Bytes.fnv1a($0.bytes) })
 
     /// How many of `documents` contain each term.
     static func frequency(of documents: [SearchDocument]) -> [String: Int] {
@@ -164,7 +166,8 @@ struct KeywordSelector {
                 break
             }
         }
-        return scalars >= 2 && hasLetter && !(bytes.count <= longestStopTerm && stopTerms.contains(Term(bytes)))
+        return scalars >= 2 && hasLetter
+            && !(bytes.count <= longestStopTerm && stopTermHashes.contains(Bytes.fnv1a(bytes)) && stopTerms.contains(Term(bytes)))
     }
 
     private static func decode(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int, length: Int) -> UInt32 {

@@ -15,19 +15,19 @@ enum PostingCodec {
     static func encode(_ positions: [Int]) -> String {
         guard let last = positions.last else { return "" }
         var gaps: [UInt8] = []
+        gaps.reserveCapacity(positions.count * 2)
         var previous = -1
-        var digits: [UInt8] = []
         for position in positions {
-            var value = position - previous - 1
+            let value = position - previous - 1
             previous = position
-            digits.removeAll(keepingCapacity: true)
-            repeat {
-                digits.append(UInt8(value & 31))
-                value >>= 5
-            } while value > 0
-            for index in stride(from: digits.count - 1, through: 0, by: -1) {
-                gaps.append(alphabet[Int(digits[index]) + (index > 0 ? 32 : 0)])
+            // Base-32 digits, most significant first; every digit but the last carries on (+32).
+            var shift = 0
+            while value >> (shift + 5) > 0 { shift += 5 }
+            while shift > 0 {
+                gaps.append(alphabet[((value >> shift) & 31) + 32])
+                shift -= 5
             }
+            gaps.append(alphabet[value & 31])
         }
         let bitmapLength = 1 + last / 6 + 1
         if bitmapLength < gaps.count {
