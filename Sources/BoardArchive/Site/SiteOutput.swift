@@ -22,6 +22,10 @@ final class SiteOutput: @unchecked Sendable {
     let previousDirectory: URL?
     /// What the previous site's files were made from; empty when it had no manifest (everything is rendered).
     let previousManifest: SiteManifest
+    /// ``stagingDirectory``'s and ``previousDirectory``'s paths with a trailing `/`: a file's path is one of them plus its
+    /// relative path (Foundation's `URL.appendingPathComponent` was 5 % of the board and post pages step).
+    private let stagingPrefix: String
+    private let previousPrefix: String?
     /// Whether the staging folder must end up a complete site (no previous site to keep files from).
     var isComplete: Bool { previousDirectory == nil }
 
@@ -40,6 +44,8 @@ final class SiteOutput: @unchecked Sendable {
         self.stagingDirectory = stagingDirectory
         self.previousDirectory = previousDirectory
         self.previousManifest = previousDirectory == nil ? SiteManifest() : (previousManifest ?? SiteManifest())
+        stagingPrefix = stagingDirectory.path + "/"
+        previousPrefix = previousDirectory.map { $0.path + "/" }
         // A rebuild declares about as many files as the previous build made: growing the table step by step rehashed
         // every path several times.
         produced.reserveCapacity(self.previousManifest.digests.count)
@@ -79,12 +85,12 @@ final class SiteOutput: @unchecked Sendable {
 
     /// The bytes of a file of the previous site, or nil.
     func previousContents(of relativePath: String) -> Data? {
-        previousDirectory.flatMap { FileManager.default.contents(atPath: $0.appendingPathComponent(relativePath).path) }
+        previousPrefix.flatMap { FileManager.default.contents(atPath: $0 + relativePath) }
     }
 
     /// The bytes of a file of this build: staged, else kept from the previous site.
     func currentContents(of relativePath: String) -> Data? {
-        FileManager.default.contents(atPath: stagingDirectory.appendingPathComponent(relativePath).path) ?? previousContents(of: relativePath)
+        FileManager.default.contents(atPath: stagingPrefix + relativePath) ?? previousContents(of: relativePath)
     }
 
     /// Writes `text` as UTF-8 to `relativePath` (such as `posts/12.html`), declared before with ``needsRendering(_:digest:)``.
@@ -108,10 +114,9 @@ final class SiteOutput: @unchecked Sendable {
             }
             return produced[index].key
         }
-        if let previous = previousDirectory, Self.file(at: previous.appendingPathComponent(relativePath), holds: data) { return }
+        if let previousPrefix, Self.file(atPath: previousPrefix + relativePath, holds: data) { return }
         try makeFolder(of: relativePath)
-        let destination = stagingDirectory.appendingPathComponent(relativePath)
-        try Self.writeFile(data, to: destination)
+        try Self.writeFile(to: stagingPrefix + relativePath) { write in try data.withUnsafeBytes { try write($0) } }
         lock.withLock {
             report.written += 1
             progress.update { $0.filesWritten += 1 }
@@ -188,18 +193,19 @@ final class SiteOutput: @unchecked Sendable {
         }
     }
 
-    /// Creates (or truncates) the file at `url` and writes `data` into it with plain system calls: no
-    /// temporary file and no `fsync` per file (Foundation's `Data.write` syncs every file, which cost more than
-    /// rendering). The staging folder is not the live site: ``SitePublisher`` syncs the file system once before
-    /// its commit point, so a crash never publishes a file whose bytes are not on disk.
-    static func writeFile(_ data: Data, to url: URL) throws {
-        try writeFile(to: url) { write in try data.withUnsafeBytes { try write($0) } }
+    /// Creates (or truncates) the file at `url` and writes the bytes `produce` hands, piece by piece and in order, to
+    /// the `write` it is given, with plain system calls: no temporary file and no `fsync` per file (Foundation's
+    /// `Data.write` syncs every file, which cost more than rendering). The staging folder is not the live site:
+    /// ``SitePublisher`` syncs the file system once before its commit point, so a crash never publishes a file whose
+    /// bytes are not on disk.
+    static func writeFile(to url: URL, _ produce: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
+        try writeFile(to: url.path, produce)
     }
 
-    /// ``writeFile(_:to:)`` for bytes made in pieces: `produce` hands each piece, in order, to the `write` it is given.
-    static func writeFile(to url: URL, _ produce: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
-        let descriptor = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw writeError(url) }
+    /// ``writeFile(to:_:)`` for a file path.
+    static func writeFile(to path: String, _ produce: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw writeError(path) }
         defer { close(descriptor) }
         try produce { buffer in
             var offset = 0
@@ -207,22 +213,22 @@ final class SiteOutput: @unchecked Sendable {
                 let written = Glibc.write(descriptor, base + offset, buffer.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
-                    throw writeError(url)
+                    throw writeError(path)
                 }
                 offset += written
             }
         }
     }
 
-    private static func writeError(_ url: URL) -> BuildError {
-        BuildError(phase: .publish, reason: .underlying("cannot write a file: \(String(cString: strerror(errno)))"), location: url.path)
+    private static func writeError(_ path: String) -> BuildError {
+        BuildError(phase: .publish, reason: .underlying("cannot write a file: \(String(cString: strerror(errno)))"), location: path)
     }
 
-    /// Whether `url` is a regular file holding exactly `data`.
-    private static func file(at url: URL, holds data: Data) -> Bool {
+    /// Whether `path` is a regular file holding exactly `data`.
+    private static func file(atPath path: String, holds data: Data) -> Bool {
         var info = stat()
-        guard lstat(url.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) == data.count else { return false }
-        guard let existing = FileManager.default.contents(atPath: url.path) else { return false }
+        guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) == data.count else { return false }
+        guard let existing = FileManager.default.contents(atPath: path) else { return false }
         return existing == data
     }
 

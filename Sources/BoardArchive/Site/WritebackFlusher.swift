@@ -3,7 +3,7 @@ import Foundation
 /// Puts the staging folder's files on disk while the build is still rendering, so that the one `sync` before the
 /// publish step (``SitePublisher/publish(_:)``) finds little left to write.
 ///
-/// Files are written without a sync each (``SiteOutput/writeFile(_:to:)``); left alone, the kernel writes them back
+/// Files are written without a sync each (``SiteOutput/writeFile(to:_:)``); left alone, the kernel writes them back
 /// after about 30 s, so at the end of a build of a hundred thousand pages most of them were still only in memory
 /// and the final sync waited on the disk for over a second with the cores idle. A background thread calls
 /// `sync(2)` every `interval` seconds (as the publish step does; `syncfs(2)`, which Glibc's module map leaves out,
