@@ -35,6 +35,9 @@ final class SiteOutput: @unchecked Sendable {
     private var settled: Set<String> = []
     private var createdDirectories: Set<String> = [""]
     private var report = BuildReport()
+    /// Declared paths the previous manifest holds, and how many of those with the same digest.
+    private var previousPathsDeclared = 0
+    private var previousDigestsMatched = 0
     /// The caller's progress display, told of every file rendered and written.
     private let progress: ProgressMeter
 
@@ -64,7 +67,13 @@ final class SiteOutput: @unchecked Sendable {
             }
             let kind = Self.kind(of: relativePath)
             report.files[kind, default: 0] += 1
-            if previousDirectory != nil, previousManifest.digests[relativePath] == digest { return false }
+            if previousDirectory != nil, let old = previousManifest.digests[relativePath] {
+                previousPathsDeclared += 1
+                if old == digest {
+                    previousDigestsMatched += 1
+                    return false
+                }
+            }
             report.rendered += 1
             progress.update { $0.filesRendered += 1 }
             return true
@@ -134,6 +143,15 @@ final class SiteOutput: @unchecked Sendable {
     /// Every relative path produced so far, with its digest.
     var producedDigests: [String: BuildDigest] {
         lock.withLock { produced }
+    }
+
+    /// Whether every path of the previous manifest was declared again (so none is to be removed), and whether every one
+    /// had the same digest: counted as paths are declared, so publishing need not compare the two tables.
+    var previousManifestCoverage: (allDeclared: Bool, allSame: Bool) {
+        lock.withLock {
+            let count = previousManifest.digests.count
+            return (previousPathsDeclared == count, previousDigestsMatched == count)
+        }
     }
 
     /// The paths written into the staging folder, sorted.

@@ -80,9 +80,12 @@ struct SitePublisher: Sendable {
         // Removing an absent key would still copy the whole table (it is shared with the output).
         if produced[SiteManifest.fileName] != nil { produced[SiteManifest.fileName] = nil }
         let previous = output.previousDirectory
+        let coverage = output.previousManifestCoverage
         let removedPaths: [String]
         if let previous {
-            if output.previousManifest.digests.isEmpty {
+            if !output.previousManifest.digests.isEmpty, coverage.allDeclared {
+                removedPaths = []
+            } else if output.previousManifest.digests.isEmpty {
                 removedPaths = Self.files(under: previous).filter { produced[$0] == nil && $0 != SiteManifest.fileName }.sorted()
             } else {
                 removedPaths = output.previousManifest.digests.keys.filter { produced[$0] == nil }.sorted()
@@ -96,8 +99,9 @@ struct SitePublisher: Sendable {
         let staging = output.stagingDirectory
         let staged = output.stagedPaths
         // The previous manifest was read into `previousManifest`; equal digests mean equal bytes, so the manifest is
-        // encoded (its 165k paths sorted, at 100k posts) only when it is written.
-        let manifestChanged = previous == nil || output.previousManifest.digests != produced
+        // encoded (its 165k paths sorted, at 100k posts) only when it is written. It is unchanged when every previous
+        // path was declared again with its digest and nothing else was declared (counted while declaring).
+        let manifestChanged = previous == nil || !(coverage.allSame && produced.count == output.previousManifest.digests.count)
         if previous != nil, staged.isEmpty, removedPaths.isEmpty, !manifestChanged {
             discard(staging)
             return report
