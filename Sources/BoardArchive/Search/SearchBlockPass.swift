@@ -75,13 +75,16 @@ struct SearchBlockPass {
     /// shortcut for a store whose posts and boards are what they were. False, with nothing kept, when a record or
     /// file is missing; the caller then streams as usual.
     mutating func keepAll(ids: [String], removedIds: [Int], lookup: ListingLookup) throws -> Bool {
-        var records: [(record: SearchBlockRecord, digest: BuildDigest)] = []
-        for id in ids {
-            guard let digest = output.previousDigest(of: SearchBlockRecord.termsPath(of: id)), let record = previousRecord(of: id),
-                hasPreviousFiles(record)
-            else { return false }
-            records.append((record, digest))
+        // The records are read and parsed on every core (about a fifth of a rebuild with nothing changed at 100k).
+        let output = self.output
+        let loaded = try concurrentMap(ids.count) { index -> (record: SearchBlockRecord, digest: BuildDigest)? in
+            guard let digest = output.previousDigest(of: SearchBlockRecord.termsPath(of: ids[index])),
+                let record = Self.previousRecord(of: ids[index], in: output), Self.hasPreviousFiles(record, in: output)
+            else { return nil }
+            return (record, digest)
         }
+        let records = loaded.compactMap { $0 }
+        guard records.count == ids.count else { return false }
         for (record, digest) in records {
             try keep(record, digest: digest)
             boardsWithPosts.formUnion(record.boards.filter { names[$0] != nil })
@@ -92,11 +95,19 @@ struct SearchBlockPass {
 
     /// The previous build's record of block `id`, or nil.
     private func previousRecord(of id: String) -> SearchBlockRecord? {
+        Self.previousRecord(of: id, in: output)
+    }
+
+    private static func previousRecord(of id: String, in output: SiteOutput) -> SearchBlockRecord? {
         output.previousContents(of: SearchBlockRecord.recordPath(of: id)).flatMap { SearchBlockRecord(id: id, data: $0) }
     }
 
     /// Whether every index file of `record` is in the previous build's manifest.
     private func hasPreviousFiles(_ record: SearchBlockRecord) -> Bool {
+        Self.hasPreviousFiles(record, in: output)
+    }
+
+    private static func hasPreviousFiles(_ record: SearchBlockRecord, in output: SiteOutput) -> Bool {
         record.files.allSatisfy { output.previousDigest(of: $0) != nil }
     }
 
