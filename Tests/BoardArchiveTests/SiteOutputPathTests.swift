@@ -40,7 +40,8 @@ struct SiteOutputPathTests {
             #expect(BuildDigest(hexBytes: Array(digest.description.uppercased().utf8)) == digest)
             var bytes: [UInt8] = []
             digest.appendHex(to: &bytes)
-            #expect(bytes == Array(digest.description.utf8))
+            #expect(bytes == Array((ContentHash.hex(digest.high) + ContentHash.hex(digest.low)).utf8))
+            #expect(digest.description == String(decoding: bytes, as: UTF8.self))
         }
         #expect(BuildDigest(hexBytes: Array("0123".utf8)) == nil)
         #expect(BuildDigest(hexBytes: Array(String(repeating: "g", count: 32).utf8)) == nil)

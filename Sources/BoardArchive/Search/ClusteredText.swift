@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Text as UTF-8 bytes cut into grapheme clusters, with each cluster's normal form (``TextNormalizer``) next to it:
 /// what ``TextHighlighter`` matches on and marks.
 ///
@@ -125,18 +119,11 @@ struct ClusteredText: Equatable {
     /// adjacent ones stay apart (one `<mark>` per occurrence).
     func matchRanges(of needles: [[UInt8]]) -> [Range<Int>] {
         var ranges: [Range<Int>] = []
-        normalized.withUnsafeBufferPointer { hay in
-            for needle in needles where !needle.isEmpty && needle.count <= hay.count {
-                let first = needle[0]
-                var at = 0
-                while at + needle.count <= hay.count {
-                    if hay[at] == first && needle.withUnsafeBufferPointer({ Self.equal(hay, at, $0) }) {
-                        ranges.append(cluster(holding: at)..<(cluster(holding: at + needle.count - 1) + 1))
-                        at += needle.count
-                    } else {
-                        at += 1
-                    }
-                }
+        for needle in needles where !needle.isEmpty {
+            var from = 0
+            while let found = occurrence(of: needle, from: from) {
+                ranges.append(found.range)
+                from = found.offset + needle.count
             }
         }
         ranges.sort { $0.lowerBound < $1.lowerBound }
@@ -154,51 +141,29 @@ struct ClusteredText: Equatable {
     /// The first range ``matchRanges(of:)`` returns, found without looking past it: the occurrences of all needles
     /// are walked in order of their start, merged while they overlap, and the walk stops at the first that does not.
     func firstMatchRange(of needles: [[UInt8]]) -> Range<Int>? {
-        normalized.withUnsafeBufferPointer { hay -> Range<Int>? in
-            let live = needles.filter { !$0.isEmpty && $0.count <= hay.count }
-            // Each needle's next occurrence (a byte offset) and its cluster range.
-            var next: [(offset: Int, range: Range<Int>)?] = live.map { occurrence(of: $0, in: hay, from: 0) }
-            var merged: Range<Int>?
-            func earliest() -> Int? {
-                next.indices.filter { next[$0] != nil }.min { (next[$0]?.range.lowerBound ?? 0) < (next[$1]?.range.lowerBound ?? 0) }
-            }
-            while let index = earliest(), let found = next[index] {
-                if let current = merged {
-                    guard found.range.lowerBound < current.upperBound else { break }
-                    merged = current.lowerBound..<max(current.upperBound, found.range.upperBound)
-                } else {
-                    merged = found.range
-                }
-                next[index] = occurrence(of: live[index], in: hay, from: found.offset + live[index].count)
-            }
-            return merged
+        let live = needles.filter { !$0.isEmpty && $0.count <= normalized.count }
+        // Each needle's next occurrence (a byte offset) and its cluster range.
+        var next: [(offset: Int, range: Range<Int>)?] = live.map { occurrence(of: $0, from: 0) }
+        var merged: Range<Int>?
+        func earliest() -> Int? {
+            next.indices.filter { next[$0] != nil }.min { (next[$0]?.range.lowerBound ?? 0) < (next[$1]?.range.lowerBound ?? 0) }
         }
+        while let index = earliest(), let found = next[index] {
+            if let current = merged {
+                guard found.range.lowerBound < current.upperBound else { break }
+                merged = current.lowerBound..<max(current.upperBound, found.range.upperBound)
+            } else {
+                merged = found.range
+            }
+            next[index] = occurrence(of: live[index], from: found.offset + live[index].count)
+        }
+        return merged
     }
 
-    /// The first occurrence of `needle` in `hay` at or after byte `start`: its offset and cluster range. Candidates are
-    /// found with the C library's `memchr` (keyword rows call this for every post they list).
-    private func occurrence(of needle: [UInt8], in hay: UnsafeBufferPointer<UInt8>, from start: Int) -> (offset: Int, range: Range<Int>)? {
-        guard let base = hay.baseAddress else { return nil }
-        let first = Int32(needle[0])
-        var at = start
-        while at + needle.count <= hay.count {
-            guard let found = memchr(base + at, first, hay.count - needle.count + 1 - at) else { return nil }
-            at = UnsafePointer(found.assumingMemoryBound(to: UInt8.self)) - base
-            if needle.withUnsafeBufferPointer({ Self.equal(hay, at, $0) }) {
-                return (at, cluster(holding: at)..<(cluster(holding: at + needle.count - 1) + 1))
-            }
-            at += 1
-        }
-        return nil
-    }
-
-    private static func equal(_ hay: UnsafeBufferPointer<UInt8>, _ at: Int, _ needle: UnsafeBufferPointer<UInt8>) -> Bool {
-        var offset = 1
-        while offset < needle.count {
-            if hay[at + offset] != needle[offset] { return false }
-            offset += 1
-        }
-        return true
+    /// The first occurrence of non-empty `needle` in the normal form at or after byte `start`: its offset and cluster range.
+    private func occurrence(of needle: [UInt8], from start: Int) -> (offset: Int, range: Range<Int>)? {
+        guard let at = Bytes.firstIndex(of: needle, in: normalized, from: start) else { return nil }
+        return (at, cluster(holding: at)..<(cluster(holding: at + needle.count - 1) + 1))
     }
 
     /// The UTF-8 length of the code point at `offset` when it is ASCII or a precomposed Hangul syllable, else nil.

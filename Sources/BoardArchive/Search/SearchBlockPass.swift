@@ -94,19 +94,11 @@ struct SearchBlockPass {
     }
 
     /// The previous build's record of block `id`, or nil.
-    private func previousRecord(of id: String) -> SearchBlockRecord? {
-        Self.previousRecord(of: id, in: output)
-    }
-
     private static func previousRecord(of id: String, in output: SiteOutput) -> SearchBlockRecord? {
         output.previousContents(of: SearchBlockRecord.recordPath(of: id)).flatMap { SearchBlockRecord(id: id, data: $0) }
     }
 
     /// Whether every index file of `record` is in the previous build's manifest.
-    private func hasPreviousFiles(_ record: SearchBlockRecord) -> Bool {
-        Self.hasPreviousFiles(record, in: output)
-    }
-
     private static func hasPreviousFiles(_ record: SearchBlockRecord, in output: SiteOutput) -> Bool {
         record.files.allSatisfy { output.previousDigest(of: $0) != nil }
     }
@@ -142,8 +134,8 @@ struct SearchBlockPass {
     /// Keeps the block when the previous build made it from the same posts, else queues it for encoding.
     private mutating func add(_ posts: [ListingKey], id: String, lookup: ListingLookup) throws {
         let digest = digest(of: posts, id: id)
-        if output.previousDigest(of: SearchBlockRecord.termsPath(of: id)) == digest, let record = previousRecord(of: id),
-            record.postIds == posts.map(\.postId), hasPreviousFiles(record)
+        if output.previousDigest(of: SearchBlockRecord.termsPath(of: id)) == digest, let record = Self.previousRecord(of: id, in: output),
+            record.postIds == posts.map(\.postId), Self.hasPreviousFiles(record, in: output)
         {
             try keep(record, digest: digest)
             return
@@ -197,7 +189,7 @@ struct SearchBlockPass {
                 id: block.id, postingBuckets: encoded.postingBuckets, files: encoded.files, postIds: block.posts.map(\.postId),
                 created: block.posts.map { Int($0.created.timeIntervalSince1970.rounded(.down)) },
                 hashes: block.posts.map { ContentHash.key($0.contentHash.utf8) }, boards: block.posts.map(\.boardId), base: digestBase)
-            let carried = CarriedMatches(record: record, documents: work[index], previous: previousRecord(of: block.id))
+            let carried = CarriedMatches(record: record, documents: work[index], previous: Self.previousRecord(of: block.id, in: output))
             blocks.append(SearchPhase.Block(id: block.id, digest: block.digest, record: record, kept: false, carried: carried))
         }
         pending.removeAll()

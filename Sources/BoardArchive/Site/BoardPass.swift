@@ -182,7 +182,7 @@ struct BoardPass: Sendable {
         }
     }
 
-    /// Reads the rows (and, for post pages, the bodies) that the jobs' pages show.
+    /// Reads the rows (with their bodies, for post pages) that the jobs' pages show.
     private func hydrate(_ jobs: [Job], lookup: ListingLookup) throws -> [Page] {
         var ids = Set<Int>()
         var bodyIds: [Int] = []
@@ -196,15 +196,16 @@ struct BoardPass: Sendable {
             case .tombstone: break
             }
         }
-        let posts = try lookup.posts(ids: ids.sorted())
-        let bodies = bodyIds.isEmpty ? [:] : try lookup.bodies(ofPostIds: bodyIds)
+        // A post page's row and body come in one read (its hash is stored after its text, so each read walks the whole row).
+        var posts = bodyIds.isEmpty ? [:] : try lookup.postsWithBodies(ids: bodyIds)
+        let others = ids.subtracting(bodyIds)
+        if !others.isEmpty { posts.merge(try lookup.posts(ids: others.sorted())) { withBody, _ in withBody } }
         return try jobs.map { job -> Page in
             switch job {
             case .listing(let rows, let archivePage):
                 return .listing(rows: try rows.map { try hydrated($0, from: posts).post }, archivePage: archivePage)
             case .post(let job):
-                var post = try hydrated(job.post, from: posts).post
-                post.contents = bodies[post.postId] ?? ""
+                let post = try hydrated(job.post, from: posts).post
                 let neighbours = PostNeighbours(
                     board: board, backPage: job.backPage, previous: try job.previous.map { try hydrated($0, from: posts).post },
                     next: try job.next.map { try hydrated($0, from: posts).post }, parent: try job.parent.map { try hydrated($0, from: posts).post },

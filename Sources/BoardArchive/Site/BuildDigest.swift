@@ -12,7 +12,9 @@ public struct BuildDigest: Sendable, Hashable, CustomStringConvertible {
 
     /// The digest written as 32 hex digits (in the manifest).
     public var description: String {
-        ContentHash.hex(high) + ContentHash.hex(low)
+        var bytes: [UInt8] = []
+        appendHex(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Appends ``description``'s 32 hex digits to `bytes`, without making a string.

@@ -141,18 +141,6 @@ public struct ListingLookup {
         }
     }
 
-    /// The bodies of the posts with these ids, by id.
-    public func bodies(ofPostIds ids: [Int]) throws -> [Int: String] {
-        var result: [Int: String] = [:]
-        for chunk in Self.chunks(of: ids) {
-            let rows = try Row.fetchCursor(
-                db, sql: "SELECT postId, contents FROM post WHERE postId IN \(Self.placeholders(chunk.count)) AND \(ArchiveStore.publishedPosts)",
-                arguments: StatementArguments(chunk))
-            while let row = try rows.next() { result[row["postId"]] = row["contents"] }
-        }
-        return result
-    }
-
     /// The posts a redaction removed, with these ids, by id, with their text, for the keyword lists that keep their
     /// places (see ``RemovedPlaces``); purged posts are left out. Never published.
     public func removedPosts(ids: [Int]) throws -> [Int: Post] {

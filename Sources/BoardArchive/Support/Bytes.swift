@@ -1,16 +1,28 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Byte-level pieces the search code shares: a substring search and the FNV-1a hash.
 enum Bytes {
-    /// Where `needle` first occurs in `haystack` at or after `start` (an empty needle occurs at `start`).
+    /// Where `needle` first occurs in `haystack` at or after `start` (an empty needle occurs at `start`). Candidates are
+    /// found with the C library's `memchr` (keyword rows search every post they list).
     static func firstIndex(of needle: [UInt8], in haystack: [UInt8], from start: Int = 0) -> Int? {
         guard let first = needle.first else { return start <= haystack.count ? start : nil }
         let last = haystack.count - needle.count
         guard start >= 0, start <= last else { return nil }
         return haystack.withUnsafeBufferPointer { hay in
             needle.withUnsafeBufferPointer { pin in
-                for index in start...last where hay[index] == first {
+                guard let base = hay.baseAddress else { return nil }
+                var index = start
+                while index <= last {
+                    guard let found = memchr(base + index, Int32(first), last + 1 - index) else { return nil }
+                    index = UnsafePointer(found.assumingMemoryBound(to: UInt8.self)) - base
                     var offset = 1
                     while offset < pin.count, hay[index + offset] == pin[offset] { offset += 1 }
                     if offset == pin.count { return index }
+                    index += 1
                 }
                 return nil
             }
