@@ -98,4 +98,30 @@ struct SiteManifestWriteTests {
         #expect(written == manifest.encoded())
         #expect(SiteManifest.load(from: folder) == manifest)
     }
+
+    @Test func aManifestWrittenAfterAnotherKeepsPathOrderWithPathsAddedAndRemoved() throws {
+        func digest(_ value: Int) -> BuildDigest {
+            var digest = BuildDigest()
+            digest.add(value)
+            return digest
+        }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("manifest-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent(SiteManifest.fileName)
+        let old = Dictionary(uniqueKeysWithValues: (0..<500).map { ("posts/\($0 * 3).html", digest($0)) })
+        try SiteManifest(digests: old).write(to: url)
+        let previous = try #require(SiteManifest.load(from: folder))
+        // Every third old path gone, new paths before, between and after the old ones, some digests changed.
+        var next = old.filter { !$0.key.hasSuffix("9.html") }
+        for index in 0..<200 { next["posts/\(index * 7 + 1).html"] = digest(-index) }
+        next["assets/a.css"] = digest(1)
+        next["search/z.js"] = digest(2)
+        next["posts/3.html"] = digest(99)
+        for candidate in [next, old, [:], ["only.html": digest(5)]] {
+            let manifest = SiteManifest(digests: candidate)
+            try manifest.write(to: url, previous: previous)
+            #expect(try Data(contentsOf: url) == manifest.encoded())
+        }
+    }
 }

@@ -28,6 +28,11 @@ struct BoardPass: Sendable {
         case post(PostJob)
         /// The page of a post a redaction removed, at the post's address.
         case tombstone(RemovedPost, backPage: Int?)
+
+        /// Whether the page is a board page (the others are at a post's address).
+        var isListing: Bool {
+            if case .listing = self { true } else { false }
+        }
     }
 
     /// A post page and what it links to.
@@ -162,11 +167,17 @@ struct BoardPass: Sendable {
                 let all = (replies[post.postId] ?? []).filter { boardIds.contains($0.boardId) }
                 postJobs[index].replies = all.filter { $0.boardId == board.boardId } + all.filter { $0.boardId != board.boardId }
             }
+            // Declared a kind at a time, each under one lock of the output.
+            let listings = jobs.indices.filter { jobs[$0].isListing }
+            let tombstones = jobs.indices.filter { !jobs[$0].isListing }
+            let boardPages = try output.needsRendering(listings.map { (path(of: jobs[$0]), digest(of: jobs[$0], listing: listing)) }, kind: .board)
+            let postPages = try output.needsRendering(
+                tombstones.map { (path(of: jobs[$0]), digest(of: jobs[$0], listing: listing)) }
+                    + postJobs.map { (SitePaths.post($0.post.postId), digest(of: $0)) }, kind: .post)
             var queue: [Job] = []
-            for job in jobs where try output.needsRendering(path(of: job), digest: digest(of: job, listing: listing)) { queue.append(job) }
-            for job in postJobs where try output.needsRendering(SitePaths.post(job.post.postId), digest: digest(of: job)) {
-                queue.append(.post(job))
-            }
+            for (index, render) in zip(listings, boardPages) where render { queue.append(jobs[index]) }
+            for (index, render) in zip(tombstones, postPages) where render { queue.append(jobs[index]) }
+            for (job, render) in zip(postJobs, postPages.dropFirst(tombstones.count)) where render { queue.append(.post(job)) }
             return queue
         }
         jobs.removeAll()

@@ -13,10 +13,15 @@ struct SiteManifest: Sendable, Equatable {
 
     /// Path → digest.
     var digests: [String: BuildDigest]
+    /// The paths in sorted order, when the manifest was read from a file that listed them so (``load(from:)``): the
+    /// next manifest is written in this order, merged with the new paths, instead of sorting every path again.
+    private(set) var sortedPaths: [String]?
 
     init(digests: [String: BuildDigest] = [:]) {
         self.digests = digests
     }
+
+    static func == (lhs: SiteManifest, rhs: SiteManifest) -> Bool { lhs.digests == rhs.digests }
 
     /// Reads the manifest of the site in `directory`; nil when there is none or it is not one this version wrote.
     static func load(from directory: URL) -> SiteManifest? {
@@ -30,6 +35,8 @@ struct SiteManifest: Sendable, Equatable {
             for byte in bytes where byte == newline { lineCount += 1 }
             var digests: [String: BuildDigest] = [:]
             digests.reserveCapacity(lineCount)
+            var paths: [String]? = []
+            paths?.reserveCapacity(lineCount)
             var start = 0
             var isFirst = true
             while start < bytes.count {
@@ -45,9 +52,15 @@ struct SiteManifest: Sendable, Equatable {
                 }
                 // `<32 hex digits> <path>`
                 guard line.count > 33, line[32] == UInt8(ascii: " "), let digest = BuildDigest(hexBytes: line[0..<32]) else { return nil }
-                digests[String(decoding: UnsafeBufferPointer(rebasing: line[33...]), as: UTF8.self)] = digest
+                let path = String(decoding: UnsafeBufferPointer(rebasing: line[33...]), as: UTF8.self)
+                digests[path] = digest
+                if let last = paths?.last, !(last < path) { paths = nil }
+                paths?.append(path)
             }
-            return isFirst ? nil : SiteManifest(digests: digests)
+            guard !isFirst else { return nil }
+            var manifest = SiteManifest(digests: digests)
+            manifest.sortedPaths = paths
+            return manifest
         }
     }
 
@@ -59,17 +72,41 @@ struct SiteManifest: Sendable, Equatable {
     }
 
     /// Writes ``encoded()`` to `url` in chunks of about 1 MB, so the whole text (about 100 MB at a million posts)
-    /// is never held at once.
-    func write(to url: URL) throws {
-        try SiteOutput.writeFile(to: url) { write in try encode { chunk in try chunk.withUnsafeBytes { try write($0) } } }
+    /// is never held at once. The paths of `previous` that it still lists keep their sorted order, so only the new
+    /// paths are sorted (sorting all of them was most of publishing a rebuild).
+    func write(to url: URL, previous: SiteManifest? = nil) throws {
+        try SiteOutput.writeFile(to: url) { write in
+            try encode(previous: previous) { chunk in try chunk.withUnsafeBytes { try write($0) } }
+        }
+    }
+
+    /// The entries sorted by path: `previous`'s sorted paths still listed, merged with the others sorted.
+    private func sortedEntries(previous: SiteManifest?) -> [(key: String, value: BuildDigest)] {
+        guard let previous, let old = previous.sortedPaths else { return digests.sorted(by: { $0.key < $1.key }) }
+        var kept: [(key: String, value: BuildDigest)] = []
+        kept.reserveCapacity(digests.count)
+        for path in old { if let digest = digests[path] { kept.append((path, digest)) } }
+        guard kept.count < digests.count else { return kept }
+        let added = digests.filter { previous.digests[$0.key] == nil }.sorted(by: { $0.key < $1.key })
+        var entries: [(key: String, value: BuildDigest)] = []
+        entries.reserveCapacity(digests.count)
+        var next = added.startIndex
+        for entry in kept {
+            while next < added.endIndex, added[next].key < entry.key {
+                entries.append(added[next])
+                next += 1
+            }
+            entries.append(entry)
+        }
+        entries.append(contentsOf: added[next...])
+        return entries
     }
 
     /// Hands the manifest's bytes to `sink` in chunks, in order.
-    private func encode(_ sink: ([UInt8]) throws -> Void) rethrows {
+    private func encode(previous: SiteManifest? = nil, _ sink: ([UInt8]) throws -> Void) rethrows {
         var chunk: [UInt8] = Array((Self.header + "\n").utf8)
         chunk.reserveCapacity(1 << 20)
-        // The entries are sorted once, with their digests, instead of looking every path up again.
-        for (path, digest) in digests.sorted(by: { $0.key < $1.key }) {
+        for (path, digest) in sortedEntries(previous: previous) {
             digest.appendHex(to: &chunk)
             chunk.append(UInt8(ascii: " "))
             chunk.append(contentsOf: path.utf8)

@@ -99,14 +99,14 @@ struct SitePublisher: Sendable {
         let staging = output.stagingDirectory
         let staged = output.stagedPaths
         // The previous manifest was read into `previousManifest`; equal digests mean equal bytes, so the manifest is
-        // encoded (its 165k paths sorted, at 100k posts) only when it is written. It is unchanged when every previous
+        // encoded only when it is written. It is unchanged when every previous
         // path was declared again with its digest and nothing else was declared (counted while declaring).
         let manifestChanged = previous == nil || !(coverage.allSame && produced.count == output.previousManifest.digests.count)
         if previous != nil, staged.isEmpty, removedPaths.isEmpty, !manifestChanged {
             discard(staging)
             return report
         }
-        try SiteManifest(digests: produced).write(to: staging.appendingPathComponent(SiteManifest.fileName))
+        try SiteManifest(digests: produced).write(to: staging.appendingPathComponent(SiteManifest.fileName), previous: output.previousManifest)
         // Files are written without a sync each; one sync puts them all on disk before anything is published.
         sync()
         guard previous != nil else {
