@@ -35,4 +35,22 @@ import Testing
         #expect(Bytes.fnv1a(Array("a".utf8)) == 0xAF63_DC4C_8601_EC8C)
         #expect(Bytes.fnv1a(Array("foobar".utf8)) == 0x8594_4171_F739_67E8)
     }
+
+    @Test func stringArraysReadBackWhatTheIndexWrites() {
+        let strings = ["", "plain", "서울 글", "quote \" backslash \\ slash /", "tab\tline\nreturn\r", "\u{01}\u{1F}\u{7F}", "\u{2028}\u{2029}", "😀 é"]
+        let json = SearchJSON.array(strings.map(SearchJSON.string)).text
+        #expect(Array(json.utf8).withUnsafeBufferPointer { Bytes.stringArray(json: $0) } == strings)
+        let escaped = #"[ "\u00e9\ud83d\ude00" , "\/\b\f" ]"#
+        #expect(Array(escaped.utf8).withUnsafeBufferPointer { Bytes.stringArray(json: $0) } == ["é😀", "/\u{08}\u{0C}"])
+        for malformed in [#"["a""#, "[1]", #"["a",]"#, #"["a"] x"#, #"["\x"]"#, #"["\ud800"]"#, "{}", ""] {
+            #expect(Array(malformed.utf8).withUnsafeBufferPointer { Bytes.stringArray(json: $0) } == nil, "\(malformed)")
+        }
+    }
+
+    @Test func utf8OrderIsStringOrderForNormalisedText() {
+        let words = ["b", "a", "ab", "", "서울", "서", "글", "Z", "é", "e", "😀", "a b", "ａ"].shuffled()
+        #expect(words.sorted(by: Bytes.utf8Precedes) == words.sorted())
+        #expect(!Bytes.utf8Precedes("a", "a"))
+        #expect(Bytes.utf8Precedes("a", "ab"))
+    }
 }

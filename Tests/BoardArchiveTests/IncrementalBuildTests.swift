@@ -67,8 +67,14 @@ struct IncrementalBuildTests {
             return "new post \(id) on board \(board)"
         case .editPost:
             guard let id = pick(ids), var post = try store.post(id: id) else { return "no post to edit" }
-            post.title += " (고침)"
-            post.contents += "\n\n고친 본문 글 1"
+            // Half the edits add words, half replace the text: a patched search block must drop the old words too.
+            if random.next() % 2 == 0 {
+                post.title += " (고침)"
+                post.contents += "\n\n고친 본문 글 1"
+            } else {
+                post.title = "다시 쓴 제목 \(step)"
+                post.contents = "새 본문 \(step): 서울 zebra"
+            }
             try store.record(posts: [post], at: inputs.now)
             return "edit post \(id)"
         case .removePost:
@@ -224,6 +230,26 @@ struct IncrementalBuildTests {
         #expect(changed.boardsRead == 3)
         #expect(try String(contentsOf: page, encoding: .utf8) == "edited by hand", "101's digest did not change: kept")
         #expect(try SiteFixture.text("posts/150.html", in: output).contains("(고침)"))
+    }
+
+    @Test("an edited post's search block is patched from the previous build's files, to the bytes of a clean build")
+    func editedPostPatchesItsBlock() async throws {
+        let root = try SiteFixture.temporaryDirectory()
+        let store = try SiteFixture.store()
+        let output = root.appendingPathComponent("site")
+        try await Self.build(store, Inputs(), into: output)
+        var post = try #require(try store.post(id: 150))
+        post.title = "고친 제목 quokka"
+        post.contents = "새 본문 zebra \"인용\" \\ 'x'\n\n| 서울 | b |\n|---|---|\n| 1 | 2 |\n\u{2028}끝"
+        try store.record(posts: [post], at: SiteFixture.now)
+        let report = try await Self.build(store, Inputs(), into: output)
+        #expect(report.searchBlocksPatched == 1)
+        let full = root.appendingPathComponent("full")
+        let clean = try await Self.build(store, Inputs(), into: full)
+        #expect(clean.searchBlocksPatched == 0)
+        let (patched, encoded) = (try SiteFixture.files(under: output), try SiteFixture.files(under: full))
+        #expect(Set(patched.keys) == Set(encoded.keys))
+        #expect(patched.keys.filter { patched[$0] != encoded[$0] }.sorted() == [])
     }
 
     @Test("one new post rewrites exactly the documented files: its page, its neighbours', the front, boundary and home pages, two feeds")

@@ -11,8 +11,9 @@ struct SearchBlockEncoder {
 
     var configuration: SearchIndexConfiguration
 
-    /// Encodes `documents` (oldest first; a post's position is its index) as the files of block `blockId`.
-    func encode(_ documents: [SearchDocument], blockId: String) throws -> EncodedBlock {
+    /// Encodes `documents` (oldest first; a post's position is its index) as the files of block `blockId`, with
+    /// `entries` as their posting entries when the caller has them (``SearchBlockPatch``), else made from the documents.
+    func encode(_ documents: [SearchDocument], blockId: String, entries: [(token: String, lists: String)]? = nil) throws -> EncodedBlock {
         var files: [String: Data] = [:]
         let (contentsFiles, contentsSpans) = contentsShards(of: documents, blockId: blockId)
         files.merge(contentsFiles) { first, _ in first }
@@ -22,7 +23,7 @@ struct SearchBlockEncoder {
             let id = "\(blockId)/m\(start / configuration.metaShardSize)"
             files["search/\(id).js"] = SearchScript.wrap(shardId: id, payload: .array(records))
         }
-        let entries = postingEntries(of: documents)
+        let entries = entries ?? postingEntries(of: documents)
         let total = entries.reduce(0) { $0 + $1.token.utf8.count + $1.lists.utf8.count + 6 }
         var buckets = 1
         while buckets < 4_096 && total > buckets * configuration.postingShardTargetBytes { buckets *= 2 }
@@ -47,7 +48,7 @@ struct SearchBlockEncoder {
         }
     }
 
-    /// The posting entries of a block sorted by token: the token and its lists `title.contents.writer`
+    /// The posting entries of a block sorted by token (UTF-8 order): the token and its lists `title.contents.writer`
     /// (trailing empty lists dropped), plus one `#b:<boardId>` entry per board.
     func postingEntries(of documents: [SearchDocument]) -> [(token: String, lists: String)] {
         // A gram's lists sit at `slot * 3 + field` of one flat array, found through `slots`: no dictionary value to
@@ -78,7 +79,7 @@ struct SearchBlockEncoder {
         for (boardId, positions) in boards {
             entries.append((SearchTokenizer.boardToken(boardId), PostingCodec.encode(positions)))
         }
-        return entries.sorted { $0.token < $1.token }
+        return entries.sorted { Bytes.utf8Precedes($0.token, $1.token) }
     }
 
     /// The metadata record of a post, in ``SearchRecordLayout/Meta`` order (`created` in Unix seconds, `isReply` 0 or 1,
@@ -156,20 +157,21 @@ struct SearchBlockEncoder {
 
     /// The bytes `text` takes inside a JSON string inside a single-quoted JavaScript literal, summed over its UTF-8.
     static func literalCost(of text: String) -> Int {
-        var cost = 0
-        var previous: (UInt8, UInt8) = (0, 0)
-        for byte in text.utf8 {
-            if byte < 0x80 {
-                cost += literalCost(of: Unicode.Scalar(byte))
-            } else {
-                cost += 1
+        var text = text
+        return text.withUTF8 { bytes in
+            var cost = 0
+            for (index, byte) in bytes.enumerated() {
+                cost += Int(asciiCosts[Int(byte)])
                 // U+2028 and U+2029 (E2 80 A8 and E2 80 A9) are escaped as \uXXXX: 6 bytes plus 1, not 3.
-                if (byte == 0xA8 || byte == 0xA9) && previous == (0xE2, 0x80) { cost += 4 }
+                if byte == 0xA8 || byte == 0xA9, index >= 2, bytes[index - 1] == 0x80, bytes[index - 2] == 0xE2 { cost += 4 }
             }
-            previous = (previous.1, byte)
+            return cost
         }
-        return cost
     }
+
+    /// The cost of each byte on its own: ``literalCost(of:)-(Unicode.Scalar)`` for ASCII, 1 for the bytes of longer
+    /// sequences (a table: this runs over every byte of every post's contents).
+    private static let asciiCosts: [UInt8] = (0..<256).map { byte in byte < 0x80 ? UInt8(literalCost(of: Unicode.Scalar(UInt8(byte)))) : 1 }
 
     /// The bytes one code point takes inside a JSON string inside a single-quoted JavaScript literal.
     static func literalCost(of scalar: Unicode.Scalar) -> Int {

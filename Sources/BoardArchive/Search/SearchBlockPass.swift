@@ -24,7 +24,10 @@ struct SearchBlockPass {
     /// never encoded into the index, only matched against the keywords (see ``RemovedPlaces``).
     private(set) var removedDocuments: [SearchDocument] = []
 
-    private var pending: [(id: String, digest: BuildDigest, posts: [ListingKey])] = []
+    /// How many of the encoded blocks were patched from the previous build's files (``SearchBlockPatch``).
+    private(set) var patchedCount = 0
+
+    private var pending: [(id: String, digest: BuildDigest, posts: [ListingKey], previous: SearchBlockRecord?)] = []
 
     init(configuration: SearchIndexConfiguration, names: [Int: String], anonymousLabel: String, digestBase: BuildDigest, output: SiteOutput) {
         self.configuration = configuration
@@ -134,13 +137,14 @@ struct SearchBlockPass {
     /// Keeps the block when the previous build made it from the same posts, else queues it for encoding.
     private mutating func add(_ posts: [ListingKey], id: String, lookup: ListingLookup) throws {
         let digest = digest(of: posts, id: id)
-        if output.previousDigest(of: SearchBlockRecord.termsPath(of: id)) == digest, let record = Self.previousRecord(of: id, in: output),
-            record.postIds == posts.map(\.postId), Self.hasPreviousFiles(record, in: output)
+        let previous = Self.previousRecord(of: id, in: output)
+        if output.previousDigest(of: SearchBlockRecord.termsPath(of: id)) == digest, let previous, previous.postIds == posts.map(\.postId),
+            Self.hasPreviousFiles(previous, in: output)
         {
-            try keep(record, digest: digest)
+            try keep(previous, digest: digest)
             return
         }
-        pending.append((id, digest, posts))
+        pending.append((id, digest, posts, previous))
         if pending.count >= max(2, ProcessInfo.processInfo.activeProcessorCount) { try encodePending(lookup: lookup) }
     }
 
@@ -157,14 +161,24 @@ struct SearchBlockPass {
             }
         }
         let configuration = self.configuration
-        let queued = pending.map { (id: $0.id, digest: $0.digest) }
+        let digestBase = self.digestBase
+        let queued = pending.map { block in
+            (
+                id: block.id, digest: block.digest,
+                patch: SearchBlockPatch(
+                    postIds: block.posts.map(\.postId), boards: block.posts.map(\.boardId),
+                    hashes: block.posts.map { ContentHash.key($0.contentHash.utf8) }, previous: block.previous, base: digestBase)
+            )
+        }
         let output = self.output
         // Each block is encoded and its files written on one core: the writes (about 500 files a block) ran on one
         // thread after both blocks were encoded, leaving the other core idle.
         let results = try concurrentMap(work.count) { index in
             let block = queued[index]
-            let encoded = try SearchBlockEncoder(configuration: configuration).encode(work[index], blockId: block.id)
-            let terms = KeywordSelector.frequency(of: work[index])
+            // A block with a few changed posts is patched from the previous build's files; the others are encoded whole.
+            let patched = block.patch?.patched(documents: work[index], configuration: configuration, output: output)
+            let encoded = try SearchBlockEncoder(configuration: configuration).encode(work[index], blockId: block.id, entries: patched?.entries)
+            let terms = patched?.terms ?? KeywordSelector.frequency(of: work[index])
             let paths = encoded.files.keys.sorted()
             for path in paths {
                 guard let data = encoded.files[path] else { continue }
@@ -179,17 +193,18 @@ struct SearchBlockPass {
             if try output.needsRendering(termsPath, digest: block.digest) {
                 try output.write(SearchBlockRecord.encodedTerms(terms), to: termsPath)
             }
-            return (tokens: encoded.tokens, postingBuckets: encoded.postingBuckets, files: paths, terms: terms)
+            return (tokens: encoded.tokens, postingBuckets: encoded.postingBuckets, files: paths, terms: terms, patched: patched != nil)
         }
         for (index, block) in pending.enumerated() {
             let encoded = results[index]
+            if encoded.patched { patchedCount += 1 }
             directory.add(encoded.tokens, block: SearchIndexBuilder.blockNumber(block.id))
             for (term, count) in encoded.terms { frequency[term, default: 0] += count }
             let record = SearchBlockRecord(
                 id: block.id, postingBuckets: encoded.postingBuckets, files: encoded.files, postIds: block.posts.map(\.postId),
                 created: block.posts.map { Int($0.created.timeIntervalSince1970.rounded(.down)) },
                 hashes: block.posts.map { ContentHash.key($0.contentHash.utf8) }, boards: block.posts.map(\.boardId), base: digestBase)
-            let carried = CarriedMatches(record: record, documents: work[index], previous: Self.previousRecord(of: block.id, in: output))
+            let carried = CarriedMatches(record: record, documents: work[index], previous: block.previous)
             blocks.append(SearchPhase.Block(id: block.id, digest: block.digest, record: record, kept: false, carried: carried))
         }
         pending.removeAll()

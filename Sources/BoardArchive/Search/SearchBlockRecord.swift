@@ -125,14 +125,34 @@ struct SearchBlockRecord: Sendable, Equatable {
 
     /// The terms file's bytes: `<count> <term>` lines, sorted by term.
     static func encodedTerms(_ terms: [String: Int]) -> Data {
-        Data(terms.keys.sorted().map { "\(terms[$0] ?? 0) \($0)\n" }.joined().utf8)
+        var bytes: [UInt8] = []
+        for (term, count) in terms.sorted(by: { Bytes.utf8Precedes($0.key, $1.key) }) {
+            bytes.append(contentsOf: String(count).utf8)
+            bytes.append(UInt8(ascii: " "))
+            bytes.append(contentsOf: term.utf8)
+            bytes.append(UInt8(ascii: "\n"))
+        }
+        return Data(bytes)
     }
 
-    /// Adds the counts of a terms file to `frequency`.
+    /// Adds the counts of a terms file to `frequency` (read on bytes, as the records are).
     static func addTerms(from data: Data, to frequency: inout [String: Int]) {
-        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
-            guard let space = line.firstIndex(of: " "), let count = Int(line[..<space]) else { continue }
-            frequency[String(line[line.index(after: space)...]), default: 0] += count
+        data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            var start = 0
+            while start < bytes.count {
+                var end = start
+                while end < bytes.count, bytes[end] != UInt8(ascii: "\n") { end += 1 }
+                defer { start = end + 1 }
+                var index = start
+                var count = 0
+                while index < end, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") {
+                    count = count &* 10 &+ Int(bytes[index] - UInt8(ascii: "0"))
+                    index += 1
+                }
+                guard index > start, index < end, bytes[index] == UInt8(ascii: " ") else { continue }
+                frequency[String(decoding: UnsafeBufferPointer(rebasing: bytes[(index + 1)..<end]), as: UTF8.self), default: 0] += count
+            }
         }
     }
 }

@@ -39,6 +39,8 @@ struct SearchPhase: Sendable {
         var keywords: [String] = []
         var blocksEncoded = 0
         var blocksKept = 0
+        /// Encoded blocks patched from the previous build's files (a few of their posts changed).
+        var blocksPatched = 0
     }
 
     /// A block of the index in this build.
@@ -62,6 +64,10 @@ struct SearchPhase: Sendable {
         self.indexConfiguration = indexConfiguration
     }
 
+    /// The version of the index's file layout: bump it when the same posts give other index files, so that the next
+    /// build encodes every block again instead of keeping blocks made the old way. 2: tokens and terms in UTF-8 order.
+    static let indexFormat = "index-2"
+
     /// Path of the directory's state: its bucket count and files; its digest is the directory's.
     static let directoryStatePath = ".boardarchive-cache/search-directory.txt"
     /// Path of the list of blocks (ids in build order); its digest covers the posts and boards of the store.
@@ -81,6 +87,7 @@ struct SearchPhase: Sendable {
         let names = Dictionary(boards.map { ($0.boardId, $0.displayName) }, uniquingKeysWith: { first, _ in first })
         var digestBase = base
         digestBase.add("search")
+        digestBase.add(Self.indexFormat)
         for value in [
             indexConfiguration.blockSize, indexConfiguration.postingShardTargetBytes, indexConfiguration.metaShardSize,
             indexConfiguration.contentsShardTargetBytes, indexConfiguration.directoryShardTargetBytes, indexConfiguration.maximumFileBytes,
@@ -116,7 +123,7 @@ struct SearchPhase: Sendable {
         }
         timer.lap("search blocks")
         let blocks = Self.searchOrder(pass.blocks)
-        var report = Report(blocksEncoded: pass.blocks.count - pass.keptCount, blocksKept: pass.keptCount)
+        var report = Report(blocksEncoded: pass.blocks.count - pass.keptCount, blocksKept: pass.keptCount, blocksPatched: pass.patchedCount)
         let total = blocks.reduce(0) { $0 + $1.record.postIds.count }
         let directoryBuckets = try writeDirectory(blocks: blocks, directory: &pass.directory, base: digestBase, output: output)
         let manifestBlocks = blocks.map {
@@ -156,7 +163,8 @@ struct SearchPhase: Sendable {
         logger.debug(
             "Built search",
             metadata: [
-                "blocksEncoded": "\(report.blocksEncoded)", "blocksKept": "\(report.blocksKept)", "indexFiles": "\(report.indexFiles)",
+                "blocksEncoded": "\(report.blocksEncoded)", "blocksKept": "\(report.blocksKept)",
+                "blocksPatched": "\(report.blocksPatched)", "indexFiles": "\(report.indexFiles)",
                 "keywordPages": "\(report.keywordPages)",
             ])
         return report

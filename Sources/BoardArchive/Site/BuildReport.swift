@@ -25,6 +25,9 @@ public struct BuildReport: Sendable, Equatable {
     public var outputPath: String = ""
     /// Boards whose listing the build read: 0 when nothing the board and post pages are made from changed.
     public var boardsRead: Int = 0
+    /// Search-index blocks patched from the previous build's files because a few of their posts changed (the others
+    /// were kept or encoded whole).
+    public var searchBlocksPatched: Int = 0
 
     /// Creates an empty report.
     public init() {}

@@ -102,8 +102,9 @@ public struct SiteBuilder: Sendable {
                 progress.update { $0.boardsDone = boards.count }
             }
             timer.lap("board and post pages")
+            let searchReport: SearchPhase.Report
             do {
-                try SearchPhase(configuration: configuration, logger: logger, indexConfiguration: configuration.searchIndex)
+                searchReport = try SearchPhase(configuration: configuration, logger: logger, indexConfiguration: configuration.searchIndex)
                     .run(store: store, boards: boards, output: output, renderer: renderer, pages: pages, base: base, posts: postsDigest)
             } catch {
                 throw BuildError(phase: .search, underlying: error)
@@ -128,6 +129,7 @@ public struct SiteBuilder: Sendable {
             flusher.stop()
             var report = try publisher.publish(output)
             report.boardsRead = summaries.count
+            report.searchBlocksPatched = searchReport.blocksPatched
             report.redacted = pagesUnchanged ? try store.removedPostCount() : summaries.reduce(0) { $0 + $1.removedCount }
             timer.lap("publish")
             logger.info(

@@ -2,7 +2,7 @@ import Foundation
 
 /// The build's record of what each output file was made from: `.boardarchive-manifest` in the output folder.
 ///
-/// One line per file, sorted by path: the file's ``BuildDigest`` (32 hex digits), a space, its path relative to the
+/// One line per file, sorted by path (UTF-8 order): the file's ``BuildDigest`` (32 hex digits), a space, its path relative to the
 /// site root. The next build renders only the files whose digest changed and removes the files it no longer lists.
 /// The manifest is published with the site it describes (in the same commit), so it never describes another site.
 struct SiteManifest: Sendable, Equatable {
@@ -54,7 +54,7 @@ struct SiteManifest: Sendable, Equatable {
                 guard line.count > 33, line[32] == UInt8(ascii: " "), let digest = BuildDigest(hexBytes: line[0..<32]) else { return nil }
                 let path = String(decoding: UnsafeBufferPointer(rebasing: line[33...]), as: UTF8.self)
                 digests[path] = digest
-                if let last = paths?.last, !(last < path) { paths = nil }
+                if let last = paths?.last, !Bytes.utf8Precedes(last, path) { paths = nil }
                 paths?.append(path)
             }
             guard !isFirst else { return nil }
@@ -82,17 +82,17 @@ struct SiteManifest: Sendable, Equatable {
 
     /// The entries sorted by path: `previous`'s sorted paths still listed, merged with the others sorted.
     private func sortedEntries(previous: SiteManifest?) -> [(key: String, value: BuildDigest)] {
-        guard let previous, let old = previous.sortedPaths else { return digests.sorted(by: { $0.key < $1.key }) }
+        guard let previous, let old = previous.sortedPaths else { return digests.sorted(by: { Bytes.utf8Precedes($0.key, $1.key) }) }
         var kept: [(key: String, value: BuildDigest)] = []
         kept.reserveCapacity(digests.count)
         for path in old { if let digest = digests[path] { kept.append((path, digest)) } }
         guard kept.count < digests.count else { return kept }
-        let added = digests.filter { previous.digests[$0.key] == nil }.sorted(by: { $0.key < $1.key })
+        let added = digests.filter { previous.digests[$0.key] == nil }.sorted(by: { Bytes.utf8Precedes($0.key, $1.key) })
         var entries: [(key: String, value: BuildDigest)] = []
         entries.reserveCapacity(digests.count)
         var next = added.startIndex
         for entry in kept {
-            while next < added.endIndex, added[next].key < entry.key {
+            while next < added.endIndex, Bytes.utf8Precedes(added[next].key, entry.key) {
                 entries.append(added[next])
                 next += 1
             }

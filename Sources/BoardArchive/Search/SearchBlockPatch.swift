@@ -1,0 +1,158 @@
+import Foundation
+
+/// Re-encodes a block from the previous build's files when only a few of its posts changed.
+///
+/// What a block's encoding costs is its posting lists: every post's fields normalised and cut into grams, and its
+/// terms counted. When the previous build made the block from the same posts in the same places (some edited since,
+/// and for the newest block some more posts after them), the lists are the previous build's with the changed posts'
+/// old grams taken out and their new grams put in, and the term counts are the previous counts with the changed posts'
+/// old terms taken out and their new terms put in. The old text comes back from the previous metadata and contents
+/// shards, the lists from the previous posting shards. ``SearchBlockEncoder`` then writes every file of the block from
+/// these entries as it writes a block encoded from scratch, so the bytes are the same (the incremental build tests
+/// compare rebuilt sites with clean builds file by file).
+struct SearchBlockPatch: Sendable {
+    /// The previous build's record of the block.
+    let previous: SearchBlockRecord
+    /// Positions whose post is new to the block or changed (content hash differs), ascending.
+    let changed: [Int]
+
+    /// The patch of a block of `posts` (with content hashes `hashes`) from `previous`; nil when the block is to be
+    /// encoded from scratch: other posts or boards in the previous places, another digest base, or more than a quarter
+    /// of the block changed.
+    init?(postIds: [Int], boards: [Int], hashes: [UInt64], previous: SearchBlockRecord?, base: BuildDigest) {
+        guard let previous, previous.base == base, previous.postIds.count <= postIds.count, previous.hashes.count == previous.postIds.count,
+            postIds.starts(with: previous.postIds), boards.starts(with: previous.boards)
+        else { return nil }
+        let changed = hashes.indices.filter { $0 >= previous.hashes.count || previous.hashes[$0] != hashes[$0] }
+        guard !changed.isEmpty, changed.count * 4 <= postIds.count else { return nil }
+        self.previous = previous
+        self.changed = changed
+    }
+
+    /// The previous text of a changed post: what its grams and terms were made from.
+    private struct OldText {
+        var title: String
+        var writer: String
+        var contents: String
+    }
+
+    /// The block's posting entries for `documents` (the block's posts, by position), sorted by token as
+    /// ``SearchBlockEncoder/postingEntries(of:)`` makes them, and its term counts; nil when a previous file is missing or
+    /// not what this build writes (the block is then encoded from scratch).
+    func patched(documents: [SearchDocument], configuration: SearchIndexConfiguration, output: SiteOutput) -> (
+        entries: [(token: String, lists: String)], terms: [String: Int]
+    )? {
+        var shards = ShardCache(output: output)
+        guard let oldTexts = oldTexts(metaShardSize: configuration.metaShardSize, shards: &shards), var entries = previousEntries(output: output),
+            let termsData = output.previousContents(of: SearchBlockRecord.termsPath(of: previous.id))
+        else { return nil }
+        var isChanged = [Bool](repeating: false, count: documents.count)
+        for position in changed { isChanged[position] = true }
+        // Gram keys of each changed post, old and new, per field.
+        var oldKeys: [[Set<UInt64>]] = []
+        var newKeys: [[Set<UInt64>]] = []
+        var affected = Set<UInt64>()
+        for position in changed {
+            let old =
+                oldTexts[position].map { text in
+                    [text.title, text.contents, text.writer].map { Self.gramKeys(of: $0) }
+                } ?? [[], [], []]
+            let new = SearchField.allCases.map { Self.gramKeys(of: $0.text(of: documents[position])) }
+            for keys in old + new { affected.formUnion(keys) }
+            oldKeys.append(old)
+            newKeys.append(new)
+        }
+        for key in affected {
+            let token = SearchTokenizer.token(for: key)
+            var lists = (entries[token] ?? "").split(separator: ".", omittingEmptySubsequences: false).map { PostingCodec.decode(String($0)) }
+            while lists.count < SearchField.allCases.count { lists.append([]) }
+            for field in SearchField.allCases {
+                var positions = lists[field.rawValue].filter { $0 >= isChanged.count || !isChanged[$0] }
+                for (index, position) in changed.enumerated() where newKeys[index][field.rawValue].contains(key) { positions.append(position) }
+                lists[field.rawValue] = positions.sorted()
+            }
+            var encoded = lists.map(PostingCodec.encode)
+            while encoded.last?.isEmpty == true { encoded.removeLast() }
+            entries[token] = encoded.isEmpty ? nil : encoded.joined(separator: ".")
+        }
+        // Board entries are made again from the documents: posts appended to the block extend them.
+        var boards: [Int: [Int]] = [:]
+        for (position, document) in documents.enumerated() { boards[document.boardId, default: []].append(position) }
+        for (boardId, positions) in boards { entries[SearchTokenizer.boardToken(boardId)] = PostingCodec.encode(positions) }
+        // Terms: previous counts minus the changed posts' old terms plus their new ones.
+        var terms: [String: Int] = [:]
+        SearchBlockRecord.addTerms(from: termsData, to: &terms)
+        let oldDocuments = changed.compactMap { position in
+            oldTexts[position].map { text in
+                var document = documents[position]
+                (document.title, document.writer, document.contents) = (text.title, text.writer, text.contents)
+                return document
+            }
+        }
+        for (term, count) in KeywordSelector.frequency(of: oldDocuments) { terms[term, default: 0] -= count }
+        for (term, count) in KeywordSelector.frequency(of: changed.map { documents[$0] }) { terms[term, default: 0] += count }
+        terms = terms.filter { $0.value > 0 }
+        return (entries.map { (token: $0.key, lists: $0.value) }.sorted { Bytes.utf8Precedes($0.token, $1.token) }, terms)
+    }
+
+    /// The gram keys of a field's text.
+    private static func gramKeys(of text: String) -> Set<UInt64> {
+        var keys = Set<UInt64>()
+        SearchTokenizer.addGramKeys(ofNormalized: TextNormalizer.normalize(text), to: &keys)
+        return keys
+    }
+
+    /// The old text of every changed post the previous block held, by position; nil when a shard cannot be read.
+    private func oldTexts(metaShardSize: Int, shards: inout ShardCache) -> [Int: OldText]? {
+        typealias Meta = SearchRecordLayout.Meta
+        var texts: [Int: OldText] = [:]
+        for position in changed where position < previous.postIds.count {
+            let metaPath = "search/\(previous.id)/m\(position / metaShardSize).js"
+            guard let records = shards.json(metaPath) as? [[Any]], position % metaShardSize < records.count else { return nil }
+            let record = records[position % metaShardSize]
+            guard record.count == Meta.allCases.count, let title = record[Meta.title.rawValue] as? String,
+                let writer = record[Meta.writer.rawValue] as? String, let first = record[Meta.contentsFirst.rawValue] as? Int,
+                let count = record[Meta.contentsCount.rawValue] as? Int
+            else { return nil }
+            var contents = ""
+            if first >= 0 {
+                for shard in first..<(first + count) {
+                    guard let pieces = shards.json("search/\(previous.id)/c\(shard).js") as? [[Any]] else { return nil }
+                    for piece in pieces where piece.count == 2 && (piece[0] as? Int) == position { contents += (piece[1] as? String) ?? "" }
+                }
+            }
+            texts[position] = OldText(title: title, writer: writer, contents: contents)
+        }
+        return texts
+    }
+
+    /// The previous posting entries of the block but its board entries: token → lists; nil when a shard cannot be read.
+    private func previousEntries(output: SiteOutput) -> [String: String]? {
+        let prefix = "search/\(previous.id)/p"
+        var entries: [String: String] = [:]
+        for path in previous.files where path.hasPrefix(prefix) {
+            guard let data = output.previousContents(of: path), let (_, json, declared) = SearchScript.unwrap(data), declared == data.count,
+                let strings = json.withUnsafeBytes({ Bytes.stringArray(json: $0.bindMemory(to: UInt8.self)) }), strings.count % 2 == 0
+            else { return nil }
+            for index in stride(from: 0, to: strings.count, by: 2) where !strings[index].hasPrefix(SearchTokenizer.boardTokenPrefix) {
+                entries[strings[index]] = strings[index + 1]
+            }
+        }
+        return entries
+    }
+
+    /// The previous build's index files, parsed once each.
+    private struct ShardCache {
+        let output: SiteOutput
+        var parsed: [String: Any] = [:]
+
+        mutating func json(_ path: String) -> Any? {
+            if let cached = parsed[path] { return cached }
+            guard let data = output.previousContents(of: path), let (_, json, declared) = SearchScript.unwrap(data), declared == data.count,
+                let value = try? JSONSerialization.jsonObject(with: json, options: [.fragmentsAllowed])
+            else { return nil }
+            parsed[path] = value
+            return value
+        }
+    }
+}
