@@ -252,6 +252,45 @@ struct IncrementalBuildTests {
         #expect(patched.keys.filter { patched[$0] != encoded[$0] }.sorted() == [])
     }
 
+    @Test("a patched block rewrites the metadata and contents files of the edited post's group only")
+    func patchedBlockKeepsOtherGroups() async throws {
+        let root = try SiteFixture.temporaryDirectory()
+        let store = try SiteFixture.store()
+        func configuration(_ output: URL) -> BuildConfiguration {
+            var configuration = Self.configuration(Inputs(), output: output)
+            configuration.searchIndex = SearchIndexConfiguration(blockSize: 64, metaShardSize: 4)
+            return configuration
+        }
+        let output = root.appendingPathComponent("site")
+        try await SiteBuilder(configuration: configuration(output), store: store, logger: Logger(label: "test")).build()
+        let before = try PublishTests.stamps(under: output)
+        var post = try #require(try store.post(id: 150))
+        post.contents = "전혀 다른 본문, much longer than before: " + String(repeating: "서울 zebra ", count: 200)
+        try store.record(posts: [post], at: SiteFixture.now)
+        let report = try await SiteBuilder(configuration: configuration(output), store: store, logger: Logger(label: "test")).build()
+        #expect(report.searchBlocksPatched == 1)
+        let after = try PublishTests.stamps(under: output)
+        let groupFile = #/search/([nt]\d+)/(m(\d+)|c(\d+)-\d+)\.js/#
+        var changedGroups = Set<String>()
+        var keptInPatchedBlock = 0
+        for (path, stamp) in after {
+            guard let match = try groupFile.wholeMatch(in: path) else { continue }
+            let group = "\(match.1)/\(match.3 ?? match.4 ?? "")"
+            if before[path] != stamp { changedGroups.insert(group) }
+        }
+        #expect(changedGroups.count == 1, "\(changedGroups.sorted())")
+        let block = changedGroups.first.map { String($0.prefix { $0 != "/" }) } ?? ""
+        for (path, stamp) in after where path.hasPrefix("search/\(block)/") && !path.contains("/p") && before[path] == stamp {
+            keptInPatchedBlock += 1
+        }
+        #expect(keptInPatchedBlock > 0)
+        let full = root.appendingPathComponent("full")
+        try await SiteBuilder(configuration: configuration(full), store: store, logger: Logger(label: "test")).build()
+        let (patched, encoded) = (try SiteFixture.files(under: output), try SiteFixture.files(under: full))
+        #expect(Set(patched.keys) == Set(encoded.keys))
+        #expect(patched.keys.filter { patched[$0] != encoded[$0] }.sorted() == [])
+    }
+
     @Test("one new post rewrites exactly the documented files: its page, its neighbours', the front, boundary and home pages, two feeds")
     func oneNewPost() async throws {
         let root = try SiteFixture.temporaryDirectory()

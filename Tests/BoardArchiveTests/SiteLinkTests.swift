@@ -146,7 +146,7 @@ struct SiteLinkTests {
         expected.formUnion(assets)
         expected.formUnion(["search.html", "search/manifest.js", "keywords/index.html"])
         // The search index and keyword pages have documented names; nothing else is allowed.
-        let indexFile = #/search/(d\d+|[nt]\d+/[pmc]\d+)\.js/#
+        let indexFile = #/search/(d\d+|[nt]\d+/([pm]\d+|c\d+-\d+))\.js/#
         let keywordPage = #/keywords/k-[0-9a-f]+(-page-[2-9]|-page-[1-9]\d+)?\.html/#
         let buildState = #/\.boardarchive-cache/(search/[nt]\d+\.(txt|terms)|search-(directory|keywords|blocks)\.txt|pages\.txt)/#
         let extra = files.subtracting(expected).filter {

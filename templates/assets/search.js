@@ -142,11 +142,13 @@
   function directoryId(token) { return 'd' + bucket(token, manifest.d); }
   function postingId(blockIndex, token) { var block = manifest.blocks[blockIndex]; return block[0] + '/p' + bucket(token, block[2]); }
   function metaId(blockIndex, position) { return manifest.blocks[blockIndex][0] + '/m' + Math.floor(position / manifest.m); }
-  function contentsIds(blockIndex, record) {
+  /* Contents shards are numbered within their group of posts (the posts of one metadata shard). */
+  function contentsIds(blockIndex, position, record) {
     var ids = [];
     var first = record ? field(record, 'contentsFirst') : -1;
+    var group = manifest.blocks[blockIndex][0] + '/c' + Math.floor(position / manifest.m) + '-';
     if (first >= 0) {
-      for (var k = first; k < first + field(record, 'contentsCount'); k++) { ids.push(manifest.blocks[blockIndex][0] + '/c' + k); }
+      for (var k = first; k < first + field(record, 'contentsCount'); k++) { ids.push(group + k); }
     }
     return ids;
   }
@@ -168,7 +170,7 @@
 
   function contents(blockIndex, position) {
     return meta(blockIndex, position).then(function (record) {
-      var ids = contentsIds(blockIndex, record);
+      var ids = contentsIds(blockIndex, position, record);
       if (!ids.length) { return ''; }
       return Promise.all(ids.map(loadShard)).then(function (list) {
         var parts = [];
@@ -318,7 +320,7 @@
     var id = metaId(blockIndex, position), files = unloaded([id]);
     if (!this.block.sets.some(function (s) { return s[LAYOUT.postings.contents].has(position); })) { return files; }
     if (files > 0) { return files + 1; }
-    return unloaded(contentsIds(blockIndex, shards[id] ? shards[id][position % manifest.m] : null));
+    return unloaded(contentsIds(blockIndex, position, shards[id] ? shards[id][position % manifest.m] : null));
   };
 
   Search.prototype.directory = function () {

@@ -1,9 +1,12 @@
 import Foundation
 
-/// Encodes one block of the search index: its posting, metadata and contents shards.
+/// Encodes one block of the search index: its posting shards, and per group of consecutive posts a metadata shard and
+/// contents shards.
 struct SearchBlockEncoder {
     struct EncodedBlock {
         var files: [String: Data]
+        /// The group of each metadata and contents file (the posting files belong to the whole block).
+        var fileGroups: [String: Int] = [:]
         var postingBuckets: Int
         /// The block's gram tokens (not its board tokens), for the block directory.
         var tokens: [String]
@@ -13,15 +16,21 @@ struct SearchBlockEncoder {
 
     /// Encodes `documents` (oldest first; a post's position is its index) as the files of block `blockId`, with
     /// `entries` as their posting entries when the caller has them (``SearchBlockPatch``), else made from the documents.
-    func encode(_ documents: [SearchDocument], blockId: String, entries: [(token: String, lists: String)]? = nil) throws -> EncodedBlock {
+    /// The metadata and contents shards of the groups in `keptGroups` (see ``group(of:)``) are not made: the caller
+    /// keeps the previous build's, and those documents' text is not read.
+    func encode(
+        _ documents: [SearchDocument], blockId: String, entries: [(token: String, lists: String)]? = nil, keptGroups: Set<Int> = []
+    ) throws -> EncodedBlock {
         var files: [String: Data] = [:]
-        let (contentsFiles, contentsSpans) = contentsShards(of: documents, blockId: blockId)
-        files.merge(contentsFiles) { first, _ in first }
-        for start in stride(from: 0, to: documents.count, by: configuration.metaShardSize) {
-            let end = min(documents.count, start + configuration.metaShardSize)
-            let records = (start..<end).map { metaRecord(documents[$0], contents: contentsSpans[$0]) }
-            let id = "\(blockId)/m\(start / configuration.metaShardSize)"
+        var fileGroups: [String: Int] = [:]
+        for group in 0..<groupCount(of: documents.count) where !keptGroups.contains(group) {
+            let positions = positions(ofGroup: group, count: documents.count)
+            let (contentsFiles, contentsSpans) = contentsShards(of: documents, positions: positions, blockId: blockId, group: group)
+            files.merge(contentsFiles) { first, _ in first }
+            let records = zip(positions, contentsSpans).map { metaRecord(documents[$0], contents: $1) }
+            let id = SearchRecordLayout.metaShardId(blockId: blockId, group: group)
             files["search/\(id).js"] = SearchScript.wrap(shardId: id, payload: .array(records))
+            for path in contentsFiles.keys + ["search/\(id).js"] { fileGroups[path] = group }
         }
         let entries = entries ?? postingEntries(of: documents)
         let total = entries.reduce(0) { $0 + $1.token.utf8.count + $1.lists.utf8.count + 6 }
@@ -42,7 +51,7 @@ struct SearchBlockEncoder {
             if buckets >= 65_536 || postingFiles.values.allSatisfy({ $0.count <= configuration.maximumFileBytes }) {
                 files.merge(postingFiles) { first, _ in first }
                 let tokens = entries.map(\.token).filter { !$0.hasPrefix(SearchTokenizer.boardTokenPrefix) }
-                return EncodedBlock(files: files, postingBuckets: buckets, tokens: tokens)
+                return EncodedBlock(files: files, fileGroups: fileGroups, postingBuckets: buckets, tokens: tokens)
             }
             buckets *= 2
         }
@@ -103,29 +112,42 @@ struct SearchBlockEncoder {
         }
     }
 
-    /// Packs the raw contents into shards of about `contentsShardTargetBytes`, records `[position, text]`; a
-    /// contents too large for one file is cut at code-point boundaries into pieces in consecutive shards.
-    func contentsShards(of documents: [SearchDocument], blockId: String) -> ([String: Data], [(first: Int, count: Int)]) {
+    /// The number of groups of a block of `count` posts: runs of ``SearchIndexConfiguration/metaShardSize`` consecutive
+    /// posts, each with its metadata shard and its own contents shards.
+    func groupCount(of count: Int) -> Int { (count + configuration.metaShardSize - 1) / configuration.metaShardSize }
+
+    /// The positions of group `group` in a block of `count` posts.
+    func positions(ofGroup group: Int, count: Int) -> Range<Int> {
+        (group * configuration.metaShardSize)..<min(count, (group + 1) * configuration.metaShardSize)
+    }
+
+    /// Packs the raw contents of the posts at `positions` (one group) into shards of about `contentsShardTargetBytes`,
+    /// records `[position, text]`, numbered from 0 in the group, so that a change in one group leaves the other groups'
+    /// files as they were; a contents too large for one file is cut at code-point boundaries into pieces in consecutive
+    /// shards. Returns the files and, per position, the first shard and how many it spans (-1, 0 without contents).
+    func contentsShards(of documents: [SearchDocument], positions: Range<Int>, blockId: String, group: Int) -> (
+        [String: Data], [(first: Int, count: Int)]
+    ) {
         var files: [String: Data] = [:]
-        var spans = [(first: Int, count: Int)](repeating: (-1, 0), count: documents.count)
+        var spans = [(first: Int, count: Int)](repeating: (-1, 0), count: positions.count)
         var current: [SearchJSON] = []
         var currentBytes = 0
         var shard = 0
         func flush() {
             guard !current.isEmpty else { return }
-            let id = "\(blockId)/c\(shard)"
+            let id = SearchRecordLayout.contentsShardId(blockId: blockId, group: group, shard: shard)
             files["search/\(id).js"] = SearchScript.wrap(shardId: id, payload: .array(current))
             current = []
             currentBytes = 0
             shard += 1
         }
         let pieceLimit = configuration.maximumFileBytes - 256
-        for (position, document) in documents.enumerated() where !document.contents.isEmpty {
-            let pieces = Self.pieces(of: document.contents, limit: pieceLimit)
+        for position in positions where !documents[position].contents.isEmpty {
+            let pieces = Self.pieces(of: documents[position].contents, limit: pieceLimit)
             for (index, piece) in pieces.enumerated() {
                 let bytes = piece.bytes + 12
                 if !current.isEmpty && (currentBytes + bytes > configuration.contentsShardTargetBytes || index > 0) { flush() }
-                if index == 0 { spans[position] = (shard, pieces.count) }
+                if index == 0 { spans[position - positions.lowerBound] = (shard, pieces.count) }
                 current.append(.array([.int(position), .string(piece.text)]))
                 currentBytes += bytes
             }

@@ -148,55 +148,88 @@ struct SearchBlockPass {
         if pending.count >= max(2, ProcessInfo.processInfo.activeProcessorCount) { try encodePending(lookup: lookup) }
     }
 
+    /// A block queued for encoding.
+    private typealias Queued = (id: String, digest: BuildDigest, posts: [ListingKey], previous: SearchBlockRecord?)
+
+    /// What encoding a queued block needs: whether it is patched, which of its groups keep their files, the digests of
+    /// its groups' files, and the positions whose text must be read.
+    private struct Plan {
+        var patch: SearchBlockPatch?
+        var keptGroups: Set<Int> = []
+        var groupDigests: [BuildDigest]
+        var needed: [Int]
+    }
+
+    /// Plans the encoding of a queued block. A patched block keeps every group whose posts are unchanged (the previous
+    /// build's metadata and contents files of the group, made from the same posts), so only the changed groups' posts and
+    /// the changed posts are read; a block encoded whole reads every post.
+    private func plan(_ block: Queued, patching: Bool) -> Plan {
+        let encoder = SearchBlockEncoder(configuration: configuration)
+        let groups = 0..<encoder.groupCount(of: block.posts.count)
+        let groupDigests = groups.map { group in
+            digest(of: Array(block.posts[encoder.positions(ofGroup: group, count: block.posts.count)]), id: "\(block.id)/g\(group)")
+        }
+        let patch =
+            patching
+            ? SearchBlockPatch(
+                postIds: block.posts.map(\.postId), boards: block.posts.map(\.boardId),
+                hashes: block.posts.map { ContentHash.key($0.contentHash.utf8) }, previous: block.previous, base: digestBase) : nil
+        guard let patch else { return Plan(groupDigests: groupDigests, needed: Array(block.posts.indices)) }
+        let kept = Set(
+            groups.filter { group in
+                Self.groupFiles(of: patch.previous, group: group, configuration: configuration).allSatisfy {
+                    output.previousDigest(of: $0) == Self.fileDigest(groupDigests[group], path: $0)
+                }
+            })
+        let changed = Set(patch.changed)
+        let needed = block.posts.indices.filter { changed.contains($0) || !kept.contains($0 / configuration.metaShardSize) }
+        return Plan(patch: patch, keptGroups: kept, groupDigests: groupDigests, needed: needed)
+    }
+
+    /// The metadata and contents files of group `group` in the block of `record`.
+    private static func groupFiles(of record: SearchBlockRecord, group: Int, configuration: SearchIndexConfiguration) -> [String] {
+        let contents = "search/" + SearchRecordLayout.contentsShardId(blockId: record.id, group: group, shard: 0).dropLast()
+        let meta = "search/" + SearchRecordLayout.metaShardId(blockId: record.id, group: group) + ".js"
+        return [meta] + record.files.filter { $0.hasPrefix(contents) }
+    }
+
+    /// The digest of an index file made from inputs of digest `digest` (its block's, or for metadata and contents shards
+    /// its group's).
+    private static func fileDigest(_ digest: BuildDigest, path: String) -> BuildDigest {
+        var digest = digest
+        digest.add(path)
+        return digest
+    }
+
+    /// What encoding one block gave.
+    private struct Encoded {
+        var tokens: [String]
+        var postingBuckets: Int
+        var files: [String]
+        var terms: [String: Int]
+        var patched: Bool
+    }
+
     /// Reads the bodies of the queued blocks and encodes them in parallel.
     private mutating func encodePending(lookup: ListingLookup) throws {
         guard !pending.isEmpty else { return }
-        let posts = try lookup.postsWithBodies(ids: pending.flatMap { $0.posts.map(\.postId) })
-        let work = try pending.map { block in
-            try block.posts.map { key -> SearchDocument in
-                guard let post = posts[key.postId]?.post else {
-                    throw SearchIndexError(path: SearchBlockRecord.termsPath(of: block.id), reason: .postUnreadable(key.postId))
-                }
-                return SearchDocument(post: post, boardName: names[post.boardId] ?? "", anonymousLabel: anonymousLabel)
-            }
-        }
-        let configuration = self.configuration
-        let digestBase = self.digestBase
-        let queued = pending.map { block in
-            (
-                id: block.id, digest: block.digest,
-                patch: SearchBlockPatch(
-                    postIds: block.posts.map(\.postId), boards: block.posts.map(\.boardId),
-                    hashes: block.posts.map { ContentHash.key($0.contentHash.utf8) }, previous: block.previous, base: digestBase)
-            )
-        }
-        let output = self.output
+        var plans = pending.map { plan($0, patching: true) }
+        var work = try documents(for: pending, plans: plans, lookup: lookup)
+        let (configuration, output, queued) = (self.configuration, self.output, self.pending)
         // Each block is encoded and its files written on one core: the writes (about 500 files a block) ran on one
         // thread after both blocks were encoded, leaving the other core idle.
-        let results = try concurrentMap(work.count) { index in
-            let block = queued[index]
-            // A block with a few changed posts is patched from the previous build's files; the others are encoded whole.
-            let patched = block.patch?.patched(documents: work[index], configuration: configuration, output: output)
-            let encoded = try SearchBlockEncoder(configuration: configuration).encode(work[index], blockId: block.id, entries: patched?.entries)
-            let terms = patched?.terms ?? KeywordSelector.frequency(of: work[index])
-            let paths = encoded.files.keys.sorted()
-            for path in paths {
-                guard let data = encoded.files[path] else { continue }
-                if data.count > configuration.maximumFileBytes {
-                    throw SearchIndexError(path: path, reason: .fileTooLarge(bytes: data.count, limit: configuration.maximumFileBytes))
-                }
-                var fileDigest = block.digest
-                fileDigest.add(path)
-                if try output.needsRendering(path, digest: fileDigest) { try output.write(data, to: path) }
-            }
-            let termsPath = SearchBlockRecord.termsPath(of: block.id)
-            if try output.needsRendering(termsPath, digest: block.digest) {
-                try output.write(SearchBlockRecord.encodedTerms(terms), to: termsPath)
-            }
-            return (tokens: encoded.tokens, postingBuckets: encoded.postingBuckets, files: paths, terms: terms, patched: patched != nil)
+        let (firstPlans, firstWork) = (plans, work)
+        var results = try concurrentMap(work.count) { index in
+            try Self.encode(queued[index], plan: firstPlans[index], documents: firstWork[index], configuration: configuration, output: output)
+        }
+        // A patch that could not read the previous build's files: the block is encoded whole.
+        for index in results.indices where results[index] == nil {
+            plans[index] = plan(queued[index], patching: false)
+            work[index] = try documents(for: [queued[index]], plans: [plans[index]], lookup: lookup)[0]
+            results[index] = try Self.encode(queued[index], plan: plans[index], documents: work[index], configuration: configuration, output: output)
         }
         for (index, block) in pending.enumerated() {
-            let encoded = results[index]
+            guard let encoded = results[index] else { continue }
             if encoded.patched { patchedCount += 1 }
             directory.add(encoded.tokens, block: SearchIndexBuilder.blockNumber(block.id))
             for (term, count) in encoded.terms { frequency[term, default: 0] += count }
@@ -208,5 +241,59 @@ struct SearchBlockPass {
             blocks.append(SearchPhase.Block(id: block.id, digest: block.digest, record: record, kept: false, carried: carried))
         }
         pending.removeAll()
+    }
+
+    /// The documents of the queued blocks, by position: read from the store where the plan needs the text, else made
+    /// from the key alone (id, board and date; no text: the post's group keeps its files and its grams are unchanged).
+    private func documents(for blocks: [Queued], plans: [Plan], lookup: ListingLookup) throws -> [[SearchDocument]] {
+        let posts = try lookup.postsWithBodies(ids: zip(blocks, plans).flatMap { block, plan in plan.needed.map { block.posts[$0].postId } })
+        return try zip(blocks, plans).map { block, plan in
+            let needed = Set(plan.needed)
+            return try block.posts.enumerated().map { position, key -> SearchDocument in
+                if let post = posts[key.postId]?.post {
+                    return SearchDocument(post: post, boardName: names[post.boardId] ?? "", anonymousLabel: anonymousLabel)
+                }
+                guard !needed.contains(position) else {
+                    throw SearchIndexError(path: SearchBlockRecord.termsPath(of: block.id), reason: .postUnreadable(key.postId))
+                }
+                return SearchDocument(
+                    postId: key.postId, boardId: key.boardId, boardName: names[key.boardId] ?? "", title: "", writer: "", contents: "",
+                    createdDateTime: key.created)
+            }
+        }
+    }
+
+    /// Encodes one block as `plan` says and writes its changed files; nil when its patch could not read the previous
+    /// build's files (the caller then encodes it whole).
+    private static func encode(
+        _ block: Queued, plan: Plan, documents: [SearchDocument], configuration: SearchIndexConfiguration, output: SiteOutput
+    ) throws -> Encoded? {
+        let patched = plan.patch?.patched(documents: documents, configuration: configuration, output: output)
+        if plan.patch != nil && patched == nil { return nil }
+        let encoder = SearchBlockEncoder(configuration: configuration)
+        let encoded = try encoder.encode(documents, blockId: block.id, entries: patched?.entries, keptGroups: plan.keptGroups)
+        let terms = patched?.terms ?? KeywordSelector.frequency(of: documents)
+        var files: [String] = []
+        for group in plan.keptGroups.sorted() {
+            guard let previous = plan.patch?.previous else { break }
+            for path in groupFiles(of: previous, group: group, configuration: configuration) {
+                // Made from the same posts as the previous build's file: kept, neither made nor read.
+                _ = try output.needsRendering(path, digest: fileDigest(plan.groupDigests[group], path: path))
+                files.append(path)
+            }
+        }
+        for (path, data) in encoded.files.sorted(by: { $0.key < $1.key }) {
+            if data.count > configuration.maximumFileBytes {
+                throw SearchIndexError(path: path, reason: .fileTooLarge(bytes: data.count, limit: configuration.maximumFileBytes))
+            }
+            let digest = encoded.fileGroups[path].map { plan.groupDigests[$0] } ?? block.digest
+            if try output.needsRendering(path, digest: fileDigest(digest, path: path)) { try output.write(data, to: path) }
+            files.append(path)
+        }
+        let termsPath = SearchBlockRecord.termsPath(of: block.id)
+        if try output.needsRendering(termsPath, digest: block.digest) {
+            try output.write(SearchBlockRecord.encodedTerms(terms), to: termsPath)
+        }
+        return Encoded(tokens: encoded.tokens, postingBuckets: encoded.postingBuckets, files: files.sorted(), terms: terms, patched: patched != nil)
     }
 }

@@ -107,7 +107,7 @@ struct SearchBlockPatch: Sendable {
         typealias Meta = SearchRecordLayout.Meta
         var texts: [Int: OldText] = [:]
         for position in changed where position < previous.postIds.count {
-            let metaPath = "search/\(previous.id)/m\(position / metaShardSize).js"
+            let metaPath = "search/" + SearchRecordLayout.metaShardId(blockId: previous.id, group: position / metaShardSize) + ".js"
             guard let records = shards.json(metaPath) as? [[Any]], position % metaShardSize < records.count else { return nil }
             let record = records[position % metaShardSize]
             guard record.count == Meta.allCases.count, let title = record[Meta.title.rawValue] as? String,
@@ -117,7 +117,8 @@ struct SearchBlockPatch: Sendable {
             var contents = ""
             if first >= 0 {
                 for shard in first..<(first + count) {
-                    guard let pieces = shards.json("search/\(previous.id)/c\(shard).js") as? [[Any]] else { return nil }
+                    let path = SearchRecordLayout.contentsShardId(blockId: previous.id, group: position / metaShardSize, shard: shard)
+                    guard let pieces = shards.json("search/\(path).js") as? [[Any]] else { return nil }
                     for piece in pieces where piece.count == 2 && (piece[0] as? Int) == position { contents += (piece[1] as? String) ?? "" }
                 }
             }

@@ -195,12 +195,14 @@ public final class SearchIndexReader {
         return records[position % metaShardSize]
     }
 
-    func metaPath(blockIndex: Int, position: Int) -> String { "search/\(blocks[blockIndex].id)/m\(position / metaShardSize).js" }
+    func metaPath(blockIndex: Int, position: Int) -> String {
+        "search/" + SearchRecordLayout.metaShardId(blockId: blocks[blockIndex].id, group: position / metaShardSize) + ".js"
+    }
 
     /// The raw contents of a post, joined from its pieces.
     func contents(blockIndex: Int, position: Int) throws -> String {
         var text = ""
-        for path in contentsPaths(blockIndex: blockIndex, record: try meta(blockIndex: blockIndex, position: position)) {
+        for path in contentsPaths(blockIndex: blockIndex, position: position, record: try meta(blockIndex: blockIndex, position: position)) {
             guard let records = try shard(path) as? [[Any]] else { throw SearchIndexError(path: path, reason: .malformedFile(detail: "not a list")) }
             for entry in records where entry.count == 2 && (entry[0] as? Int) == position {
                 text += (entry[1] as? String) ?? ""
@@ -254,16 +256,18 @@ public final class SearchIndexReader {
         guard matcher.candidateSets.contains(where: { $0[SearchField.contents.rawValue].contains(position) }) else { return files }
         if files > 0 { return files + 1 }
         guard let records = cache[metaFile] as? [[Any]], position % metaShardSize < records.count else { return 0 }
-        return unloaded(contentsPaths(blockIndex: blockIndex, record: records[position % metaShardSize]))
+        return unloaded(contentsPaths(blockIndex: blockIndex, position: position, record: records[position % metaShardSize]))
     }
 
     /// The contents shards a metadata record names (none when the post has no contents).
-    func contentsPaths(blockIndex: Int, record: [Any]) -> [String] {
+    func contentsPaths(blockIndex: Int, position: Int, record: [Any]) -> [String] {
         typealias Meta = SearchRecordLayout.Meta
         guard record.count == Meta.allCases.count, let first = record[Meta.contentsFirst.rawValue] as? Int,
             let count = record[Meta.contentsCount.rawValue] as? Int, first >= 0
         else { return [] }
-        return (first..<(first + max(count, 0))).map { "search/\(blocks[blockIndex].id)/c\($0).js" }
+        return (first..<(first + max(count, 0))).map {
+            "search/" + SearchRecordLayout.contentsShardId(blockId: blocks[blockIndex].id, group: position / metaShardSize, shard: $0) + ".js"
+        }
     }
 
     /// How many of `paths` are neither loaded nor known to be missing.

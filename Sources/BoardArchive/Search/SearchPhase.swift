@@ -65,8 +65,9 @@ struct SearchPhase: Sendable {
     }
 
     /// The version of the index's file layout: bump it when the same posts give other index files, so that the next
-    /// build encodes every block again instead of keeping blocks made the old way. 2: tokens and terms in UTF-8 order.
-    static let indexFormat = "index-2"
+    /// build encodes every block again instead of keeping blocks made the old way. 2: tokens and terms in UTF-8 order;
+    /// 3: contents shards numbered within their group of posts (`c<group>-<n>`).
+    static let indexFormat = "index-3"
 
     /// Path of the directory's state: its bucket count and files; its digest is the directory's.
     static let directoryStatePath = ".boardarchive-cache/search-directory.txt"

@@ -11,9 +11,17 @@ enum SearchRecordLayout {
     /// The fields of a post's metadata record, in the record's order.
     enum Meta: Int, CaseIterable, Sendable {
         case postId, boardId, postType, created, views, comments, attachments, isReply, title, writer
-        /// The first contents shard of the post (-1 when it has no contents) and how many shards its contents span.
+        /// The first contents shard of the post, numbered in its group (-1 when it has no contents), and how many shards its
+        /// contents span.
         case contentsFirst, contentsCount
     }
+
+    /// The id of the metadata shard of a block's group of posts (positions `group * m ..< (group + 1) * m`).
+    static func metaShardId(blockId: String, group: Int) -> String { "\(blockId)/m\(group)" }
+
+    /// The id of a contents shard: numbered within its group (`contentsFirst` counts from 0 in the group), so that a
+    /// post whose contents changed length moves no other group's shards. `search.js` spells it the same way.
+    static func contentsShardId(blockId: String, group: Int, shard: Int) -> String { "\(blockId)/c\(group)-\(shard)" }
 
     /// The byte budget of one run of a search in the browser.
     ///
