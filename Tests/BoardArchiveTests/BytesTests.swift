@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import BoardArchive
@@ -36,15 +37,22 @@ import Testing
         #expect(Bytes.fnv1a(Array("foobar".utf8)) == 0x8594_4171_F739_67E8)
     }
 
-    @Test func stringArraysReadBackWhatTheIndexWrites() {
+    @Test func theIndexParserReadsBackWhatTheIndexWrites() throws {
+        func parse(_ text: String) -> Any? { Array(text.utf8).withUnsafeBufferPointer { SearchJSON.parse($0) } }
         let strings = ["", "plain", "서울 글", "quote \" backslash \\ slash /", "tab\tline\nreturn\r", "\u{01}\u{1F}\u{7F}", "\u{2028}\u{2029}", "😀 é"]
-        let json = SearchJSON.array(strings.map(SearchJSON.string)).text
-        #expect(Array(json.utf8).withUnsafeBufferPointer { Bytes.stringArray(json: $0) } == strings)
-        let escaped = #"[ "\u00e9\ud83d\ude00" , "\/\b\f" ]"#
-        #expect(Array(escaped.utf8).withUnsafeBufferPointer { Bytes.stringArray(json: $0) } == ["é😀", "/\u{08}\u{0C}"])
-        for malformed in [#"["a""#, "[1]", #"["a",]"#, #"["a"] x"#, #"["\x"]"#, #"["\ud800"]"#, "{}", ""] {
-            #expect(Array(malformed.utf8).withUnsafeBufferPointer { Bytes.stringArray(json: $0) } == nil, "\(malformed)")
+        #expect(parse(SearchJSON.array(strings.map(SearchJSON.string)).text) as? [String] == strings)
+        let records = SearchJSON.array([.array([.int(0), .string("a\"b")]), .array([.int(-12), .int(Int.max), .string("")]), .array([])])
+        let parsed = try #require(parse(records.text) as? [[Any]])
+        #expect(parsed.count == 3 && parsed[2].isEmpty)
+        #expect(parsed[0][0] as? Int == 0 && parsed[0][1] as? String == "a\"b")
+        #expect(parsed[1][0] as? Int == -12 && parsed[1][1] as? Int == Int.max && parsed[1][2] as? String == "")
+        #expect(parse(#"[ "\u00e9\ud83d\ude00" , "\/\b\f" ]"#) as? [String] == ["é😀", "/\u{08}\u{0C}"])
+        // Not what the index writes: nil here, and `JSONSerialization` reads what is JSON.
+        for other in [#"["a""#, #"["a",]"#, #"["a"] x"#, #"["\x"]"#, #"["\ud800"]"#, "{}", "", "[1.5]", "[1e3]", "[true]", "[99999999999999999999]"] {
+            #expect(parse(other) == nil, "\(other)")
         }
+        #expect((SearchJSON.parse(Data("[1.5]".utf8)) as? [Double]) == [1.5])
+        #expect((SearchJSON.parse(Data(#"{"a":[1]}"#.utf8)) as? [String: [Int]]) == ["a": [1]])
     }
 
     @Test func utf8OrderIsStringOrderForNormalisedText() {

@@ -133,7 +133,7 @@ struct SearchBlockPatch: Sendable {
         var entries: [String: String] = [:]
         for path in previous.files where path.hasPrefix(prefix) {
             guard let data = output.previousContents(of: path), let (_, json, declared) = SearchScript.unwrap(data), declared == data.count,
-                let strings = json.withUnsafeBytes({ Bytes.stringArray(json: $0.bindMemory(to: UInt8.self)) }), strings.count % 2 == 0
+                let strings = SearchJSON.parse(json) as? [String], strings.count % 2 == 0
             else { return nil }
             for index in stride(from: 0, to: strings.count, by: 2) where !strings[index].hasPrefix(SearchTokenizer.boardTokenPrefix) {
                 entries[strings[index]] = strings[index + 1]
@@ -150,7 +150,7 @@ struct SearchBlockPatch: Sendable {
         mutating func json(_ path: String) -> Any? {
             if let cached = parsed[path] { return cached }
             guard let data = output.previousContents(of: path), let (_, json, declared) = SearchScript.unwrap(data), declared == data.count,
-                let value = try? JSONSerialization.jsonObject(with: json, options: [.fragmentsAllowed])
+                let value = SearchJSON.parse(json)
             else { return nil }
             parsed[path] = value
             return value

@@ -20,7 +20,7 @@ struct SearchDirectory {
     mutating func addPrevious(files: [(path: String, data: Data)], keeping kept: Set<Int>) throws {
         for (path, data) in files {
             guard let (_, json, _) = SearchScript.unwrap(data),
-                let entries = (try? JSONSerialization.jsonObject(with: json, options: [.fragmentsAllowed])) as? [String]
+                let entries = SearchJSON.parse(json) as? [String]
             else { throw SearchIndexError(path: path, reason: .malformedFile(detail: "not a directory shard")) }
             var index = 0
             while index + 1 < entries.count {

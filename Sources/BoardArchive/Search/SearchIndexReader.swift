@@ -318,10 +318,7 @@ public final class SearchIndexReader {
         guard let (_, json, declared) = SearchScript.unwrap(data), declared == data.count else {
             throw SearchIndexError(path: path, reason: .malformedFile(detail: "not a loader script"))
         }
-        do {
-            return (try JSONSerialization.jsonObject(with: json, options: [.fragmentsAllowed]), data.count)
-        } catch {
-            throw SearchIndexError(path: path, reason: .malformedFile(detail: "invalid JSON"))
-        }
+        guard let value = SearchJSON.parse(json) else { throw SearchIndexError(path: path, reason: .malformedFile(detail: "invalid JSON")) }
+        return (value, data.count)
     }
 }

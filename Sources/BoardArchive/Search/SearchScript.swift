@@ -76,6 +76,138 @@ enum SearchJSON: Equatable {
     private static let hexDigits = Array("0123456789abcdef".utf8)
 }
 
+extension SearchJSON {
+    /// The value of `json` when it holds only what the index's files hold (arrays, strings and integers), as
+    /// `JSONSerialization` gives it (`[Any]`, `String`, `Int`); nil for anything else (objects, other numbers,
+    /// literals) or text that is not JSON. Reading the contents shards back with `JSONSerialization` was half of the
+    /// keyword matches step.
+    static func parse(_ json: UnsafeBufferPointer<UInt8>) -> Any? {
+        var reader = Reader(json: json)
+        guard let value = reader.value() else { return nil }
+        reader.skipSpace()
+        return reader.index == json.count ? value : nil
+    }
+
+    private struct Reader {
+        let json: UnsafeBufferPointer<UInt8>
+        var index = 0
+
+        mutating func skipSpace() {
+            while index < json.count, json[index] == 0x20 || json[index] == 0x0A || json[index] == 0x0D || json[index] == 0x09 { index += 1 }
+        }
+
+        mutating func value() -> Any? {
+            skipSpace()
+            guard index < json.count else { return nil }
+            switch json[index] {
+            case UInt8(ascii: "\""): return string()
+            case UInt8(ascii: "["): return array()
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return integer()
+            default: return nil
+            }
+        }
+
+        mutating func array() -> [Any]? {
+            index += 1
+            var items: [Any] = []
+            skipSpace()
+            if index < json.count, json[index] == UInt8(ascii: "]") {
+                index += 1
+                return items
+            }
+            while true {
+                guard let item = value() else { return nil }
+                items.append(item)
+                skipSpace()
+                guard index < json.count else { return nil }
+                index += 1
+                if json[index - 1] == UInt8(ascii: "]") { return items }
+                guard json[index - 1] == UInt8(ascii: ",") else { return nil }
+            }
+        }
+
+        mutating func integer() -> Int? {
+            let negative = json[index] == UInt8(ascii: "-")
+            if negative { index += 1 }
+            let start = index
+            var value = 0
+            while index < json.count, json[index] >= UInt8(ascii: "0"), json[index] <= UInt8(ascii: "9") {
+                let (product, overflow) = value.multipliedReportingOverflow(by: 10)
+                guard !overflow else { return nil }
+                value = product + Int(json[index] - UInt8(ascii: "0"))
+                index += 1
+            }
+            // A fraction or an exponent is not an integer: the caller's general parser reads it.
+            guard index > start, index == json.count || (json[index] != UInt8(ascii: ".") && json[index] | 0x20 != UInt8(ascii: "e")) else {
+                return nil
+            }
+            return negative ? -value : value
+        }
+
+        mutating func hex4() -> UInt32? {
+            guard index + 4 <= json.count else { return nil }
+            var value: UInt32 = 0
+            for offset in 0..<4 {
+                guard let digit = Character(Unicode.Scalar(json[index + offset])).hexDigitValue else { return nil }
+                value = value << 4 | UInt32(digit)
+            }
+            index += 4
+            return value
+        }
+
+        mutating func string() -> String? {
+            index += 1
+            var bytes: [UInt8] = []
+            var run = index
+            while index < json.count {
+                let byte = json[index]
+                if byte == UInt8(ascii: "\"") {
+                    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: json[run..<index]))
+                    index += 1
+                    return String(validating: bytes, as: UTF8.self)
+                }
+                guard byte == UInt8(ascii: "\\") else {
+                    guard byte >= 0x20 else { return nil }
+                    index += 1
+                    continue
+                }
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: json[run..<index]))
+                index += 1
+                guard index < json.count else { return nil }
+                let escaped = json[index]
+                index += 1
+                switch escaped {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): bytes.append(escaped)
+                case UInt8(ascii: "b"): bytes.append(0x08)
+                case UInt8(ascii: "f"): bytes.append(0x0C)
+                case UInt8(ascii: "n"): bytes.append(0x0A)
+                case UInt8(ascii: "r"): bytes.append(0x0D)
+                case UInt8(ascii: "t"): bytes.append(0x09)
+                case UInt8(ascii: "u"):
+                    guard var value = hex4() else { return nil }
+                    if value >= 0xD800 && value < 0xDC00 {
+                        guard index + 2 <= json.count, json[index] == UInt8(ascii: "\\"), json[index + 1] == UInt8(ascii: "u") else { return nil }
+                        index += 2
+                        guard let low = hex4(), low >= 0xDC00 && low < 0xE000 else { return nil }
+                        value = 0x10000 + ((value - 0xD800) << 10) + (low - 0xDC00)
+                    }
+                    guard let scalar = Unicode.Scalar(value) else { return nil }
+                    bytes.append(contentsOf: String(Character(scalar)).utf8)
+                default: return nil
+                }
+                run = index
+            }
+            return nil
+        }
+    }
+
+    /// ``parse(_:)`` of `data`, else `JSONSerialization`'s reading of it (fragments allowed); nil when it is not JSON.
+    static func parse(_ data: Data) -> Any? {
+        if let value = data.withUnsafeBytes({ parse($0.bindMemory(to: UInt8.self)) }) { return value }
+        return try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+    }
+}
+
 /// The classic-script envelope of every index file: `BoardArchiveSearch.load("id",JSON.parse('…'),bytes);`.
 ///
 /// Classic scripts are the one way to load data that works from `file://`; `JSON.parse` of a string literal
