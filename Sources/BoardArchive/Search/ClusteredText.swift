@@ -80,10 +80,20 @@ struct ClusteredText: Equatable {
 
     /// Appends cluster `index` of `other`, normal form included.
     mutating func append(clusterAt index: Int, of other: ClusteredText) {
-        utf8.append(contentsOf: other.utf8[other.bounds[index]..<other.bounds[index + 1]])
-        bounds.append(utf8.count)
-        normalized.append(contentsOf: other.normalized[other.normalizedBounds[index]..<other.normalizedBounds[index + 1]])
-        normalizedBounds.append(normalized.count)
+        append(clustersIn: index..<(index + 1), of: other)
+    }
+
+    /// Appends clusters `range` of `other`, normal forms included: their bytes in one copy each, then their bounds.
+    mutating func append(clustersIn range: Range<Int>, of other: ClusteredText) {
+        guard !range.isEmpty else { return }
+        let (start, normalizedStart) = (other.bounds[range.lowerBound], other.normalizedBounds[range.lowerBound])
+        let (shift, normalizedShift) = (utf8.count - start, normalized.count - normalizedStart)
+        utf8.append(contentsOf: other.utf8[start..<other.bounds[range.upperBound]])
+        normalized.append(contentsOf: other.normalized[normalizedStart..<other.normalizedBounds[range.upperBound]])
+        for index in (range.lowerBound + 1)...range.upperBound {
+            bounds.append(other.bounds[index] + shift)
+            normalizedBounds.append(other.normalizedBounds[index] + normalizedShift)
+        }
     }
 
     /// The original text of clusters `range`.

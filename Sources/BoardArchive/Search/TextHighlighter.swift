@@ -64,16 +64,14 @@ struct TextHighlighter: Sendable {
         let start = max(0, first.lowerBound - before)
         let end = min(clustered.count, first.upperBound + after)
         var excerpt = ClusteredText()
-        var afterSpace = false
-        for index in start..<end {
-            if clustered.isWhitespace(index) {
-                if !afterSpace { excerpt.append(cluster: [0x20], normalized: nil) }
-                afterSpace = true
-            } else {
-                excerpt.append(clusterAt: index, of: clustered)
-                afterSpace = false
-            }
+        // Runs of clusters between whitespace are copied whole; each whitespace run becomes one space.
+        var run = start
+        for index in start..<end where clustered.isWhitespace(index) {
+            excerpt.append(clustersIn: run..<index, of: clustered)
+            if index == start || !clustered.isWhitespace(index - 1) { excerpt.append(cluster: [0x20], normalized: nil) }
+            run = index + 1
         }
+        excerpt.append(clustersIn: run..<end, of: clustered)
         var result = parts(of: excerpt, ranges: excerpt.matchRanges(of: needles))
         if start > 0 { result.insert(Part(text: "…", marked: false), at: 0) }
         if clustered.isTruncated || clustered.count > first.upperBound + after { result.append(Part(text: "…", marked: false)) }
