@@ -81,6 +81,18 @@ struct SearchBlockRecordTests {
 
 @Suite("The manifest, written in chunks")
 struct SiteManifestWriteTests {
+    static func digest(_ value: Int) -> BuildDigest {
+        var digest = BuildDigest()
+        digest.add(value)
+        return digest
+    }
+
+    static func folder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("manifest-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
     @Test func aManifestWrittenInChunksReadsBackEqual() throws {
         var digests: [String: BuildDigest] = [:]
         for index in 0..<40_000 {
@@ -100,13 +112,8 @@ struct SiteManifestWriteTests {
     }
 
     @Test func aManifestWrittenAfterAnotherKeepsPathOrderWithPathsAddedAndRemoved() throws {
-        func digest(_ value: Int) -> BuildDigest {
-            var digest = BuildDigest()
-            digest.add(value)
-            return digest
-        }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("manifest-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let digest = Self.digest
+        let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let url = folder.appendingPathComponent(SiteManifest.fileName)
         let old = Dictionary(uniqueKeysWithValues: (0..<500).map { ("posts/\($0 * 3).html", digest($0)) })
@@ -123,5 +130,22 @@ struct SiteManifestWriteTests {
             try manifest.write(to: url, previous: previous)
             #expect(try Data(contentsOf: url) == manifest.encoded())
         }
+    }
+
+    @Test func aManifestWithTheSamePathsIsWrittenByReplacingDigests() throws {
+        let digest = Self.digest
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent(SiteManifest.fileName)
+        var digests = Dictionary(uniqueKeysWithValues: (0..<300).map { ("posts/\($0 * 5).html", digest($0)) })
+        digests["index.html"] = digest(-1)
+        try SiteManifest(digests: digests).write(to: url)
+        let previous = try #require(SiteManifest.load(from: folder))
+        let changes = [("posts/5.html", digest(1000)), ("index.html", digest(1001)), ("posts/1495.html", digest(1002))]
+        for (path, value) in changes { digests[path] = value }
+        #expect(try previous.write(to: url, replacing: changes.map { (path: $0.0, digest: $0.1) }))
+        #expect(try Data(contentsOf: url) == SiteManifest(digests: digests).encoded())
+        // A manifest made in memory does not know its order: the caller writes it in full.
+        #expect(try !SiteManifest(digests: digests).write(to: url, replacing: []))
     }
 }

@@ -54,6 +54,8 @@ public struct SiteBuilder: Sendable {
         var timer = PhaseClock(logger: logger)
         let publisher = SitePublisher(outputDirectory: configuration.outputDirectory, force: configuration.force)
         let previous = try publisher.checkOutput()
+        // The previous manifest (133,568 lines at 100k posts) is read on another core while the templates load.
+        let manifestLoad = Task.detached { previous.flatMap(SiteManifest.load(from:)) }
         let strings = SiteStrings(language: configuration.language)
         let clock = configuration.clock
         let templatesDirectory = configuration.resolvedTemplatesDirectory
@@ -64,7 +66,9 @@ public struct SiteBuilder: Sendable {
         let staging = try publisher.makeStagingDirectory()
         let flusher = WritebackFlusher()
         let output = SiteOutput(
-            stagingDirectory: staging, previousDirectory: previous, previousManifest: previous.flatMap(SiteManifest.load(from:)), progress: progress)
+            stagingDirectory: staging, previousDirectory: previous, previousManifest: await manifestLoad.value, progress: progress)
+        // Its tables (every path of the site, twice) are let go on another core once the build returns.
+        defer { Task.detached(priority: .background) { withExtendedLifetime(output) {} } }
         let base = Self.baseDigest(renderer: renderer, configuration: configuration)
         do {
             try copyAssets(from: templatesDirectory.appendingPathComponent("assets", isDirectory: true), to: output)

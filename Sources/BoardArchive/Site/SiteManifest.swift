@@ -16,6 +16,8 @@ struct SiteManifest: Sendable, Equatable {
     /// The paths in sorted order, when the manifest was read from a file that listed them so (``load(from:)``): the
     /// next manifest is written in this order, merged with the new paths, instead of sorting every path again.
     private(set) var sortedPaths: [String]?
+    /// The digests of ``sortedPaths``, in the same order.
+    private(set) var sortedDigests: [BuildDigest] = []
 
     init(digests: [String: BuildDigest] = [:]) {
         self.digests = digests
@@ -37,6 +39,8 @@ struct SiteManifest: Sendable, Equatable {
             digests.reserveCapacity(lineCount)
             var paths: [String]? = []
             paths?.reserveCapacity(lineCount)
+            var sortedDigests: [BuildDigest] = []
+            sortedDigests.reserveCapacity(lineCount)
             var start = 0
             var isFirst = true
             while start < bytes.count {
@@ -56,10 +60,12 @@ struct SiteManifest: Sendable, Equatable {
                 digests[path] = digest
                 if let last = paths?.last, !Bytes.utf8Precedes(last, path) { paths = nil }
                 paths?.append(path)
+                sortedDigests.append(digest)
             }
             guard !isFirst else { return nil }
             var manifest = SiteManifest(digests: digests)
             manifest.sortedPaths = paths
+            manifest.sortedDigests = paths == nil ? [] : sortedDigests
             return manifest
         }
     }
@@ -78,6 +84,37 @@ struct SiteManifest: Sendable, Equatable {
         try SiteOutput.writeFile(to: url) { write in
             try encode(previous: previous) { chunk in try chunk.withUnsafeBytes { try write($0) } }
         }
+    }
+
+    /// Writes the manifest of a build that made exactly the paths of this one (a manifest ``load(from:)`` read), with the
+    /// digests of `changes` (paths of this manifest) replaced: its lines in order, without looking any path up (a day
+    /// later, or after a few edits, a few hundred of 133,568 digests change). False, with nothing written, when this
+    /// manifest does not know its order.
+    func write(to url: URL, replacing changes: [(path: String, digest: BuildDigest)]) throws -> Bool {
+        guard let paths = sortedPaths, sortedDigests.count == paths.count else { return false }
+        let changes = changes.sorted { Bytes.utf8Precedes($0.path, $1.path) }
+        try SiteOutput.writeFile(to: url) { write in
+            var chunk: [UInt8] = Array((Self.header + "\n").utf8)
+            chunk.reserveCapacity(1 << 20)
+            var next = 0
+            for (index, path) in paths.enumerated() {
+                var digest = sortedDigests[index]
+                if next < changes.count, changes[next].path == path {
+                    digest = changes[next].digest
+                    next += 1
+                }
+                digest.appendHex(to: &chunk)
+                chunk.append(UInt8(ascii: " "))
+                chunk.append(contentsOf: path.utf8)
+                chunk.append(UInt8(ascii: "\n"))
+                if chunk.count >= 1 << 20 {
+                    try chunk.withUnsafeBytes { try write($0) }
+                    chunk.removeAll(keepingCapacity: true)
+                }
+            }
+            if !chunk.isEmpty { try chunk.withUnsafeBytes { try write($0) } }
+        }
+        return true
     }
 
     /// The entries sorted by path: `previous`'s sorted paths still listed, merged with the others sorted.

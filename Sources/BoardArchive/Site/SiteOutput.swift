@@ -38,6 +38,8 @@ final class SiteOutput: @unchecked Sendable {
     /// Declared paths the previous manifest holds, and how many of those with the same digest.
     private var previousPathsDeclared = 0
     private var previousDigestsMatched = 0
+    /// Declared paths the previous manifest holds with another digest, and their new digests.
+    private var previousDigestsChanged: [(path: String, digest: BuildDigest)] = []
     /// The caller's progress display, told of every file rendered and written.
     private let progress: ProgressMeter
 
@@ -93,6 +95,7 @@ final class SiteOutput: @unchecked Sendable {
                 previousDigestsMatched += 1
                 return false
             }
+            previousDigestsChanged.append((relativePath, digest))
         }
         report.rendered += 1
         progress.update { $0.filesRendered += 1 }
@@ -171,6 +174,11 @@ final class SiteOutput: @unchecked Sendable {
             let count = previousManifest.digests.count
             return (previousPathsDeclared == count, previousDigestsMatched == count)
         }
+    }
+
+    /// The paths the previous manifest holds that were declared with another digest, with their new digests.
+    var changedPreviousDigests: [(path: String, digest: BuildDigest)] {
+        lock.withLock { previousDigestsChanged }
     }
 
     /// The paths written into the staging folder, sorted.

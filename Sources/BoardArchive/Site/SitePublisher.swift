@@ -106,7 +106,13 @@ struct SitePublisher: Sendable {
             discard(staging)
             return report
         }
-        try SiteManifest(digests: produced).write(to: staging.appendingPathComponent(SiteManifest.fileName), previous: output.previousManifest)
+        let manifestURL = staging.appendingPathComponent(SiteManifest.fileName)
+        // The same paths as the previous build's: its manifest with the changed digests replaced.
+        let samePaths = previous != nil && coverage.allDeclared && produced.count == output.previousManifest.digests.count
+        let replaced = try samePaths && output.previousManifest.write(to: manifestURL, replacing: output.changedPreviousDigests)
+        if !replaced {
+            try SiteManifest(digests: produced).write(to: manifestURL, previous: output.previousManifest)
+        }
         // Files are written without a sync each; one sync puts them all on disk before anything is published.
         sync()
         guard previous != nil else {
