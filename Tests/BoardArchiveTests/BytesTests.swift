@@ -58,6 +58,9 @@ import Testing
     @Test func utf8OrderIsStringOrderForNormalisedText() {
         let words = ["b", "a", "ab", "", "서울", "서", "글", "Z", "é", "e", "😀", "a b", "ａ"].shuffled()
         #expect(words.sorted(by: Bytes.utf8Precedes) == words.sorted())
+        // Prefixes of eight bytes first, whole texts where they tie (long tokens, trailing U+0000).
+        let tokens = ["#b:10001", "#b:100012", "#b:10001\u{0}", "a", "a\u{0}", "서울", "서울시청", "서울시", "😀😀", "😀", "", "#b:9"].shuffled()
+        #expect(Bytes.sortedByUTF8(tokens, key: { $0 }) == tokens.sorted(by: Bytes.utf8Precedes))
         #expect(!Bytes.utf8Precedes("a", "a"))
         #expect(Bytes.utf8Precedes("a", "ab"))
     }

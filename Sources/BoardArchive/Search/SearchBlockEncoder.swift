@@ -88,7 +88,7 @@ struct SearchBlockEncoder {
         for (boardId, positions) in boards {
             entries.append((SearchTokenizer.boardToken(boardId), PostingCodec.encode(positions)))
         }
-        return entries.sorted { Bytes.utf8Precedes($0.token, $1.token) }
+        return Bytes.sortedByUTF8(entries, key: \.token)
     }
 
     /// The metadata record of a post, in ``SearchRecordLayout/Meta`` order (`created` in Unix seconds, `isReply` 0 or 1,

@@ -96,6 +96,17 @@ struct SearchBlockPass {
         return true
     }
 
+    /// The previous build's records of the blocks to come, read ahead on every core (``prefetchRecords(ids:)``).
+    private var prefetched: [String: SearchBlockRecord] = [:]
+
+    /// Reads the previous build's records of blocks `ids` on every core, for the stream to find them ready: read one by
+    /// one as the blocks came, they were a tenth of a 10-edit rebuild's block step.
+    mutating func prefetchRecords(ids: [String]) throws {
+        let output = self.output
+        let records = try concurrentMap(ids.count) { Self.previousRecord(of: ids[$0], in: output) }
+        for record in records.compactMap({ $0 }) { prefetched[record.id] = record }
+    }
+
     /// The previous build's record of block `id`, or nil.
     private static func previousRecord(of id: String, in output: SiteOutput) -> SearchBlockRecord? {
         output.previousContents(of: SearchBlockRecord.recordPath(of: id)).flatMap { SearchBlockRecord(id: id, data: $0) }
@@ -137,7 +148,7 @@ struct SearchBlockPass {
     /// Keeps the block when the previous build made it from the same posts, else queues it for encoding.
     private mutating func add(_ posts: [ListingKey], id: String, lookup: ListingLookup) throws {
         let digest = digest(of: posts, id: id)
-        let previous = Self.previousRecord(of: id, in: output)
+        let previous = prefetched.removeValue(forKey: id) ?? Self.previousRecord(of: id, in: output)
         if output.previousDigest(of: SearchBlockRecord.termsPath(of: id)) == digest, let previous, previous.postIds == posts.map(\.postId),
             Self.hasPreviousFiles(previous, in: output)
         {

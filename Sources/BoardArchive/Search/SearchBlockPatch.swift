@@ -92,7 +92,7 @@ struct SearchBlockPatch: Sendable {
         for (term, count) in KeywordSelector.frequency(of: oldDocuments) { terms[term, default: 0] -= count }
         for (term, count) in KeywordSelector.frequency(of: changed.map { documents[$0] }) { terms[term, default: 0] += count }
         terms = terms.filter { $0.value > 0 }
-        return (entries.map { (token: $0.key, lists: $0.value) }.sorted { Bytes.utf8Precedes($0.token, $1.token) }, terms)
+        return (Bytes.sortedByUTF8(entries.map { (token: $0.key, lists: $0.value) }, key: \.token), terms)
     }
 
     /// The gram keys of a field's text.

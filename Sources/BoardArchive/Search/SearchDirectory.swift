@@ -33,7 +33,7 @@ struct SearchDirectory {
 
     /// The directory's files by path, and the number of buckets (a power of two).
     func files(targetBytes: Int) -> (files: [String: Data], buckets: Int) {
-        let entries = blocks.map { ($0.key, PostingCodec.encode(Set($0.value).sorted())) }.sorted { Bytes.utf8Precedes($0.0, $1.0) }
+        let entries = Bytes.sortedByUTF8(blocks.map { ($0.key, PostingCodec.encode(Set($0.value).sorted())) }, key: \.0)
         let total = entries.reduce(0) { $0 + $1.0.utf8.count + $1.1.utf8.count + 6 }
         var buckets = 1
         while buckets < 65_536 && total > buckets * targetBytes { buckets *= 2 }

@@ -104,14 +104,17 @@ struct SearchPhase: Sendable {
         }
         do {
             var keptAll = false
-            if let blocksDigest, output.previousDigest(of: Self.blocksStatePath) == blocksDigest,
-                let state = output.previousContents(of: Self.blocksStatePath)
-            {
-                let ids = String(decoding: state, as: UTF8.self).split(separator: "\n").map(String.init)
+            let previousIds = output.previousContents(of: Self.blocksStatePath).map {
+                String(decoding: $0, as: UTF8.self).split(separator: "\n").map(String.init)
+            }
+            if let blocksDigest, output.previousDigest(of: Self.blocksStatePath) == blocksDigest, let ids = previousIds {
                 let removedIds = try store.removedPostIds()
                 keptAll = try store.withLookup { lookup in try pass.keepAll(ids: ids, removedIds: removedIds, lookup: lookup) }
             }
-            if !keptAll { try store.readKeysChronologically { cursor in try pass.run(cursor) } }
+            if !keptAll {
+                if let previousIds { try pass.prefetchRecords(ids: previousIds) }
+                try store.readKeysChronologically { cursor in try pass.run(cursor) }
+            }
             if let blocksDigest, try output.needsRendering(Self.blocksStatePath, digest: blocksDigest) {
                 try output.write(Data(Self.searchOrder(pass.blocks).map { $0.id + "\n" }.joined().utf8), to: Self.blocksStatePath)
             }
