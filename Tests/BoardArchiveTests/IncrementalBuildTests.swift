@@ -47,6 +47,14 @@ struct IncrementalBuildTests {
         try await SiteBuilder(configuration: configuration(inputs, output: output), store: store, logger: Logger(label: "test")).build()
     }
 
+    /// The paths whose bytes differ between `output` and a clean full build of `store` made beside it.
+    static func differencesFromCleanBuild(_ output: URL, store: ArchiveStore, inputs: Inputs = Inputs()) async throws -> [String] {
+        let full = output.deletingLastPathComponent().appendingPathComponent("clean-\(UUID().uuidString)")
+        try await build(store, inputs, into: full)
+        let (rebuilt, clean) = (try SiteFixture.files(under: output), try SiteFixture.files(under: full))
+        return Set(rebuilt.keys).union(clean.keys).filter { rebuilt[$0] != clean[$0] }.sorted()
+    }
+
     /// Applies a random `change`; returns a description for failure messages.
     static func apply(_ change: Change, to store: ArchiveStore, inputs: inout Inputs, random: inout SeededRandom, root: URL, step: Int) throws
         -> String
@@ -244,12 +252,27 @@ struct IncrementalBuildTests {
         try store.record(posts: [post], at: SiteFixture.now)
         let report = try await Self.build(store, Inputs(), into: output)
         #expect(report.searchBlocksPatched == 1)
-        let full = root.appendingPathComponent("full")
-        let clean = try await Self.build(store, Inputs(), into: full)
-        #expect(clean.searchBlocksPatched == 0)
-        let (patched, encoded) = (try SiteFixture.files(under: output), try SiteFixture.files(under: full))
-        #expect(Set(patched.keys) == Set(encoded.keys))
-        #expect(patched.keys.filter { patched[$0] != encoded[$0] }.sorted() == [])
+        #expect(try await Self.differencesFromCleanBuild(output, store: store) == [])
+    }
+
+    @Test("a block whose previous files do not match its record is encoded whole, to the bytes of a clean build")
+    func unreadablePreviousFilesFallBackToFullEncoding() async throws {
+        let root = try SiteFixture.temporaryDirectory()
+        let store = try SiteFixture.store()
+        let output = root.appendingPathComponent("site")
+        try await Self.build(store, Inputs(), into: output)
+        // The metadata shard that lists post 150, edited by hand: its record names another post.
+        let files = try SiteFixture.files(under: output)
+        let meta = try #require(
+            files.first { $0.key.hasPrefix("search/") && $0.key.contains("/m") && String(decoding: $0.value, as: UTF8.self).contains("[150,") })
+        let tampered = String(decoding: meta.value, as: UTF8.self).replacingOccurrences(of: "[150,", with: "[151,")
+        try Data(tampered.utf8).write(to: output.appendingPathComponent(meta.key))
+        var post = try #require(try store.post(id: 150))
+        post.title = "고친 제목"
+        try store.record(posts: [post], at: SiteFixture.now)
+        let report = try await Self.build(store, Inputs(), into: output)
+        #expect(report.searchBlocksPatched == 0)
+        #expect(try await Self.differencesFromCleanBuild(output, store: store) == [])
     }
 
     @Test("a patched block rewrites the metadata and contents files of the edited post's group only")
@@ -289,6 +312,40 @@ struct IncrementalBuildTests {
         let (patched, encoded) = (try SiteFixture.files(under: output), try SiteFixture.files(under: full))
         #expect(Set(patched.keys) == Set(encoded.keys))
         #expect(patched.keys.filter { patched[$0] != encoded[$0] }.sorted() == [])
+    }
+
+    @Test("a build after one killed past its commit point reads the manifest the recovered files belong to")
+    func buildAfterCrashedPublish() async throws {
+        let root = try SiteFixture.temporaryDirectory()
+        let store = try SiteFixture.store()
+        let output = root.appendingPathComponent("site")
+        try await Self.build(store, Inputs(), into: output)
+        let original = try #require(try store.post(id: 150))
+        // The second build, made elsewhere, then left as a killed process leaves it: committed (its journal in its
+        // staging folder beside the site), not applied.
+        var edited = original
+        edited.title = "두 번째 빌드의 제목"
+        try store.record(posts: [edited], at: SiteFixture.now)
+        let second = root.appendingPathComponent("second")
+        try FileManager.default.copyItem(at: output, to: second)
+        try await Self.build(store, Inputs(), into: second)
+        let (before, after) = (try SiteFixture.files(under: output), try SiteFixture.files(under: second))
+        let staging = root.appendingPathComponent(".site.staging-99999999-crashed")
+        var journal: [String] = []
+        for (path, data) in after.sorted(by: { $0.key < $1.key }) where before[path] != data {
+            let target = staging.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try data.write(to: target)
+            journal.append("M " + path)
+        }
+        journal += before.keys.filter { after[$0] == nil }.sorted().map { "D " + $0 }
+        #expect(journal.contains("M posts/150.html") && journal.contains("M " + SiteManifest.fileName))
+        try Data((journal.joined(separator: "\n") + "\n").utf8).write(to: staging.appendingPathComponent(SitePublisher.journalName))
+        // The post goes back to what the first build showed; the next build finishes the second, then rebuilds.
+        try store.record(posts: [original], at: SiteFixture.now)
+        try await Self.build(store, Inputs(), into: output)
+        #expect(!FileManager.default.fileExists(atPath: staging.path))
+        #expect(try await Self.differencesFromCleanBuild(output, store: store) == [])
     }
 
     @Test("one new post rewrites exactly the documented files: its page, its neighbours', the front, boundary and home pages, two feeds")

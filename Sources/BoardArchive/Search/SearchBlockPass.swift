@@ -289,7 +289,9 @@ struct SearchBlockPass {
             guard let previous = plan.patch?.previous else { break }
             for path in groupFiles(of: previous, group: group, configuration: configuration) {
                 // Made from the same posts as the previous build's file: kept, neither made nor read.
-                _ = try output.needsRendering(path, digest: fileDigest(plan.groupDigests[group], path: path))
+                guard try !output.needsRendering(path, digest: fileDigest(plan.groupDigests[group], path: path)) else {
+                    throw SearchIndexError(path: path, reason: .malformedFile(detail: "its previous digest changed while the build ran"))
+                }
                 files.append(path)
             }
         }

@@ -89,7 +89,11 @@ struct SearchBlockPatch: Sendable {
                 return document
             }
         }
-        for (term, count) in KeywordSelector.frequency(of: oldDocuments) { terms[term, default: 0] -= count }
+        for (term, count) in KeywordSelector.frequency(of: oldDocuments) {
+            // An old term the previous counts do not hold: the files are not what the record says.
+            guard let previousCount = terms[term], previousCount >= count else { return nil }
+            terms[term] = previousCount - count
+        }
         for (term, count) in KeywordSelector.frequency(of: changed.map { documents[$0] }) { terms[term, default: 0] += count }
         terms = terms.filter { $0.value > 0 }
         return (Bytes.sortedByUTF8(entries.map { (token: $0.key, lists: $0.value) }, key: \.token), terms)
@@ -110,18 +114,26 @@ struct SearchBlockPatch: Sendable {
             let metaPath = "search/" + SearchRecordLayout.metaShardId(blockId: previous.id, group: position / metaShardSize) + ".js"
             guard let records = shards.json(metaPath) as? [[Any]], position % metaShardSize < records.count else { return nil }
             let record = records[position % metaShardSize]
-            guard record.count == Meta.allCases.count, let title = record[Meta.title.rawValue] as? String,
+            // Any sign that the files are not the previous build's record of this block sends it to a full encoding.
+            guard record.count == Meta.allCases.count, record[Meta.postId.rawValue] as? Int == previous.postIds[position],
+                let title = record[Meta.title.rawValue] as? String,
                 let writer = record[Meta.writer.rawValue] as? String, let first = record[Meta.contentsFirst.rawValue] as? Int,
                 let count = record[Meta.contentsCount.rawValue] as? Int
             else { return nil }
             var contents = ""
+            var found = 0
             if first >= 0 {
                 for shard in first..<(first + count) {
                     let path = SearchRecordLayout.contentsShardId(blockId: previous.id, group: position / metaShardSize, shard: shard)
                     guard let pieces = shards.json("search/\(path).js") as? [[Any]] else { return nil }
-                    for piece in pieces where piece.count == 2 && (piece[0] as? Int) == position { contents += (piece[1] as? String) ?? "" }
+                    for piece in pieces where piece.count == 2 && (piece[0] as? Int) == position {
+                        guard let text = piece[1] as? String else { return nil }
+                        contents += text
+                        found += 1
+                    }
                 }
             }
+            guard found == max(count, 0) else { return nil }
             texts[position] = OldText(title: title, writer: writer, contents: contents)
         }
         return texts

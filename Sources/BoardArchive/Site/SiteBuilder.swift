@@ -3,7 +3,8 @@ import Logging
 
 // The build, phase by phase (each phase wraps its failures once in a `BuildError`):
 //
-//   1. prepare   `SitePublisher.checkOutput()` (marker guard), staging folder beside the output
+//   1. prepare   `SitePublisher.recover()` (a crashed build's journal), `checkOutput()` (marker guard), the previous
+//                manifest read while the templates load, staging folder beside the output
 //   2. templates `TemplateRenderer.load(from:)`: compile all templates once, check partials
 //   3. assets    `templates/assets/**` → `assets/**`
 //   4. boards    per board (streamed, one board in memory at a time): board pages + post pages, rendered
@@ -53,6 +54,8 @@ public struct SiteBuilder: Sendable {
     public func build() async throws -> BuildReport {
         var timer = PhaseClock(logger: logger)
         let publisher = SitePublisher(outputDirectory: configuration.outputDirectory, force: configuration.force)
+        // A crashed build's journal is applied first: the previous manifest must describe the files on disk.
+        publisher.recover()
         let previous = try publisher.checkOutput()
         // The previous manifest (133,568 lines at 100k posts) is read on another core while the templates load.
         let manifestLoad = Task.detached { previous.flatMap(SiteManifest.load(from:)) }

@@ -49,6 +49,12 @@ struct SitePublisher: Sendable {
         throw BuildError(phase: .prepare, reason: .outputNotManaged, location: outputDirectory.path)
     }
 
+    /// Finishes or cleans up after crashed builds (``recoverFromCrashedBuilds(in:)``): a build runs it before it reads
+    /// anything of the previous site, so that its manifest and files are those of one published build.
+    func recover() {
+        recoverFromCrashedBuilds(in: outputDirectory.deletingLastPathComponent())
+    }
+
     /// Creates a fresh staging folder beside the output folder, after cleaning up after crashed builds.
     func makeStagingDirectory() throws -> URL {
         let parent = outputDirectory.deletingLastPathComponent()
