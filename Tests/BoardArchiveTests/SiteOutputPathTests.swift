@@ -145,7 +145,11 @@ struct SiteManifestWriteTests {
         for (path, value) in changes { digests[path] = value }
         #expect(try previous.write(to: url, replacing: changes.map { (path: $0.0, digest: $0.1) }))
         #expect(try Data(contentsOf: url) == SiteManifest(digests: digests).encoded())
-        // A manifest made in memory does not know its order: the caller writes it in full.
+        // A change to a path the manifest does not list, or a manifest made in memory (which does not know its order):
+        // nothing is written, and the caller writes the manifest in full.
+        let written = try Data(contentsOf: url)
+        #expect(try !previous.write(to: url, replacing: [(path: "posts/1.html", digest: digest(1))]))
+        #expect(try Data(contentsOf: url) == written)
         #expect(try !SiteManifest(digests: digests).write(to: url, replacing: []))
     }
 }

@@ -16,7 +16,7 @@ struct SearchBlockEncoder {
 
     /// Encodes `documents` (oldest first; a post's position is its index) as the files of block `blockId`, with
     /// `entries` as their posting entries when the caller has them (``SearchBlockPatch``), else made from the documents.
-    /// The metadata and contents shards of the groups in `keptGroups` (see ``group(of:)``) are not made: the caller
+    /// The metadata and contents shards of the groups in `keptGroups` (see ``positions(ofGroup:count:)``) are not made: the caller
     /// keeps the previous build's, and those documents' text is not read.
     func encode(
         _ documents: [SearchDocument], blockId: String, entries: [(token: String, lists: String)]? = nil, keptGroups: Set<Int> = []

@@ -188,7 +188,7 @@ struct SearchBlockPass {
         guard let patch else { return Plan(groupDigests: groupDigests, needed: Array(block.posts.indices)) }
         let kept = Set(
             groups.filter { group in
-                Self.groupFiles(of: patch.previous, group: group, configuration: configuration).allSatisfy {
+                Self.groupFiles(of: patch.previous, group: group).allSatisfy {
                     output.previousDigest(of: $0) == Self.fileDigest(groupDigests[group], path: $0)
                 }
             })
@@ -198,7 +198,7 @@ struct SearchBlockPass {
     }
 
     /// The metadata and contents files of group `group` in the block of `record`.
-    private static func groupFiles(of record: SearchBlockRecord, group: Int, configuration: SearchIndexConfiguration) -> [String] {
+    private static func groupFiles(of record: SearchBlockRecord, group: Int) -> [String] {
         let contents = "search/" + SearchRecordLayout.contentsShardId(blockId: record.id, group: group, shard: 0).dropLast()
         let meta = "search/" + SearchRecordLayout.metaShardId(blockId: record.id, group: group) + ".js"
         return [meta] + record.files.filter { $0.hasPrefix(contents) }
@@ -287,7 +287,7 @@ struct SearchBlockPass {
         var files: [String] = []
         for group in plan.keptGroups.sorted() {
             guard let previous = plan.patch?.previous else { break }
-            for path in groupFiles(of: previous, group: group, configuration: configuration) {
+            for path in groupFiles(of: previous, group: group) {
                 // Made from the same posts as the previous build's file: kept, neither made nor read.
                 guard try !output.needsRendering(path, digest: fileDigest(plan.groupDigests[group], path: path)) else {
                     throw SearchIndexError(path: path, reason: .malformedFile(detail: "its previous digest changed while the build ran"))

@@ -43,13 +43,13 @@ struct SearchBlockPatch: Sendable {
         entries: [(token: String, lists: String)], terms: [String: Int]
     )? {
         var shards = ShardCache(output: output)
-        guard let oldTexts = oldTexts(metaShardSize: configuration.metaShardSize, shards: &shards), var entries = previousEntries(output: output),
+        guard let oldTexts = oldTexts(metaShardSize: configuration.metaShardSize, shards: &shards), var entries = previousEntries(shards: shards),
             let termsData = output.previousContents(of: SearchBlockRecord.termsPath(of: previous.id))
         else { return nil }
         var isChanged = [Bool](repeating: false, count: documents.count)
         for position in changed { isChanged[position] = true }
-        // Gram keys of each changed post, old and new, per field.
-        var oldKeys: [[Set<UInt64>]] = []
+        // The tokens of each changed post's old and new grams are the affected ones; its new grams, per field, say where
+        // it goes back in.
         var newKeys: [[Set<UInt64>]] = []
         var affected = Set<UInt64>()
         for position in changed {
@@ -59,7 +59,6 @@ struct SearchBlockPatch: Sendable {
                 } ?? [[], [], []]
             let new = SearchField.allCases.map { Self.gramKeys(of: $0.text(of: documents[position])) }
             for keys in old + new { affected.formUnion(keys) }
-            oldKeys.append(old)
             newKeys.append(new)
         }
         for key in affected {
@@ -140,13 +139,12 @@ struct SearchBlockPatch: Sendable {
     }
 
     /// The previous posting entries of the block but its board entries: token → lists; nil when a shard cannot be read.
-    private func previousEntries(output: SiteOutput) -> [String: String]? {
+    private func previousEntries(shards: ShardCache) -> [String: String]? {
         let prefix = "search/\(previous.id)/p"
         var entries: [String: String] = [:]
         for path in previous.files where path.hasPrefix(prefix) {
-            guard let data = output.previousContents(of: path), let (_, json, declared) = SearchScript.unwrap(data), declared == data.count,
-                let strings = SearchJSON.parse(json) as? [String], strings.count % 2 == 0
-            else { return nil }
+            // Read once each, so not kept in the cache.
+            guard let strings = shards.read(path) as? [String], strings.count % 2 == 0 else { return nil }
             for index in stride(from: 0, to: strings.count, by: 2) where !strings[index].hasPrefix(SearchTokenizer.boardTokenPrefix) {
                 entries[strings[index]] = strings[index + 1]
             }
@@ -161,11 +159,14 @@ struct SearchBlockPatch: Sendable {
 
         mutating func json(_ path: String) -> Any? {
             if let cached = parsed[path] { return cached }
-            guard let data = output.previousContents(of: path), let (_, json, declared) = SearchScript.unwrap(data), declared == data.count,
-                let value = SearchJSON.parse(json)
-            else { return nil }
+            let value = read(path)
             parsed[path] = value
             return value
+        }
+
+        /// The JSON of `path` in the previous site, read as the index reader reads it; nil when it cannot be.
+        func read(_ path: String) -> Any? {
+            try? SearchIndexReader.parse(path: path, load: output.previousContents(of:)).json
         }
     }
 }

@@ -313,7 +313,9 @@ public final class SearchIndexReader {
         return parsed.json
     }
 
-    private static func parse(path: String, load: (String) -> Data?) throws -> (json: Any, bytes: Int) {
+    /// The JSON of index file `path` as `load` gives its bytes, and its size; throws when it is missing or not a loader
+    /// script of the size it declares.
+    static func parse(path: String, load: (String) -> Data?) throws -> (json: Any, bytes: Int) {
         guard let data = load(path) else { throw SearchIndexError(path: path, reason: .missingFile) }
         guard let (_, json, declared) = SearchScript.unwrap(data), declared == data.count else {
             throw SearchIndexError(path: path, reason: .malformedFile(detail: "not a loader script"))

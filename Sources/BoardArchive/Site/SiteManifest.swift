@@ -73,7 +73,7 @@ struct SiteManifest: Sendable, Equatable {
     /// The manifest's bytes: the header, then `digest path` lines sorted by path.
     func encoded() -> Data {
         var data = Data()
-        encode { data.append(contentsOf: $0) }
+        Self.encode(sortedEntries(previous: nil).lazy.map { ($0.key, $0.value) }) { data.append(contentsOf: $0) }
         return data
     }
 
@@ -81,9 +81,12 @@ struct SiteManifest: Sendable, Equatable {
     /// is never held at once. The paths of `previous` that it still lists keep their sorted order, so only the new
     /// paths are sorted (sorting all of them was most of publishing a rebuild).
     func write(to url: URL, previous: SiteManifest? = nil) throws {
-        try SiteOutput.writeFile(to: url) { write in
-            try encode(previous: previous) { chunk in try chunk.withUnsafeBytes { try write($0) } }
-        }
+        try Self.write(sortedEntries(previous: previous).lazy.map { ($0.key, $0.value) }, to: url)
+    }
+
+    /// Writes the lines of `entries` (sorted) to `url`.
+    private static func write(_ entries: some Sequence<(String, BuildDigest)>, to url: URL) throws {
+        try SiteOutput.writeFile(to: url) { write in try encode(entries) { chunk in try chunk.withUnsafeBytes { try write($0) } } }
     }
 
     /// Writes the manifest of a build that made exactly the paths of this one (a manifest ``load(from:)`` read), with the
@@ -92,28 +95,15 @@ struct SiteManifest: Sendable, Equatable {
     /// manifest does not know its order.
     func write(to url: URL, replacing changes: [(path: String, digest: BuildDigest)]) throws -> Bool {
         guard let paths = sortedPaths, sortedDigests.count == paths.count else { return false }
-        let changes = changes.sorted { Bytes.utf8Precedes($0.path, $1.path) }
-        try SiteOutput.writeFile(to: url) { write in
-            var chunk: [UInt8] = Array((Self.header + "\n").utf8)
-            chunk.reserveCapacity(1 << 20)
-            var next = 0
-            for (index, path) in paths.enumerated() {
-                var digest = sortedDigests[index]
-                if next < changes.count, changes[next].path == path {
-                    digest = changes[next].digest
-                    next += 1
-                }
-                digest.appendHex(to: &chunk)
-                chunk.append(UInt8(ascii: " "))
-                chunk.append(contentsOf: path.utf8)
-                chunk.append(UInt8(ascii: "\n"))
-                if chunk.count >= 1 << 20 {
-                    try chunk.withUnsafeBytes { try write($0) }
-                    chunk.removeAll(keepingCapacity: true)
-                }
-            }
-            if !chunk.isEmpty { try chunk.withUnsafeBytes { try write($0) } }
+        var digests = sortedDigests
+        var next = 0
+        for change in changes.sorted(by: { Bytes.utf8Precedes($0.path, $1.path) }) {
+            while next < paths.count, Bytes.utf8Precedes(paths[next], change.path) { next += 1 }
+            // A change this manifest does not list: the caller writes the manifest in full.
+            guard next < paths.count, paths[next] == change.path else { return false }
+            digests[next] = change.digest
         }
+        try Self.write(zip(paths, digests), to: url)
         return true
     }
 
@@ -139,11 +129,11 @@ struct SiteManifest: Sendable, Equatable {
         return entries
     }
 
-    /// Hands the manifest's bytes to `sink` in chunks, in order.
-    private func encode(previous: SiteManifest? = nil, _ sink: ([UInt8]) throws -> Void) rethrows {
-        var chunk: [UInt8] = Array((Self.header + "\n").utf8)
+    /// Hands the bytes of a manifest of `entries` (sorted) to `sink` in chunks, in order.
+    private static func encode(_ entries: some Sequence<(String, BuildDigest)>, _ sink: ([UInt8]) throws -> Void) rethrows {
+        var chunk: [UInt8] = Array((header + "\n").utf8)
         chunk.reserveCapacity(1 << 20)
-        for (path, digest) in sortedEntries(previous: previous) {
+        for (path, digest) in entries {
             digest.appendHex(to: &chunk)
             chunk.append(UInt8(ascii: " "))
             chunk.append(contentsOf: path.utf8)

@@ -6,8 +6,6 @@
 
 /// Byte-level pieces the search code shares: a substring search, the FNV-1a hash and UTF-8 order.
 enum Bytes {
-    /// Whether `lhs` sorts before `rhs` by their UTF-8 bytes: the order of their scalars, without the canonical
-    /// equivalence `String`'s `<` computes (which made sorting a block's Hangul tokens a tenth of patching it).
     /// The first eight UTF-8 bytes of `text`, big-endian, zero-padded: a smaller prefix means an earlier text in
     /// ``utf8Precedes(_:_:)``'s order; equal prefixes say nothing (the texts may differ after eight bytes, or in trailing
     /// U+0000).
@@ -33,6 +31,8 @@ enum Bytes {
         return order.map { items[$0] }
     }
 
+    /// Whether `lhs` sorts before `rhs` by their UTF-8 bytes: the order of their scalars, without the canonical
+    /// equivalence `String`'s `<` computes (which made sorting a block's Hangul tokens a tenth of patching it).
     static func utf8Precedes(_ lhs: String, _ rhs: String) -> Bool {
         var (lhs, rhs) = (lhs, rhs)
         return lhs.withUTF8 { left in
