@@ -26,7 +26,7 @@ extension ArchiveStore {
 
     /// The ids of the posts a redaction removed from the site (their addresses show tombstones), ascending.
     func removedPostIds() throws -> [Int] {
-        try read { db in try Int.fetchAll(db, sql: "SELECT postId FROM post WHERE \(Self.removedPosts) ORDER BY postId") }
+        try read { db in try Int.fetchAll(db, sql: "SELECT postId FROM post WHERE \(Self.removedPosts) ORDER BY +postId") }
     }
 
     /// The number of posts a redaction removed from the site (their addresses show tombstones).
