@@ -80,4 +80,16 @@ import Testing
         #expect(parsed.first as? Int == -1)
         #expect(parsed.last as? String == text)
     }
+
+    @Test("a token gives back the gram key it was written from; text that is not one or two code points gives none")
+    func tokensGiveBackTheirKeys() {
+        var keys = Set<UInt64>()
+        SearchTokenizer.addGramKeys(ofNormalized: "서울 ab 👍🏻 \u{1F600}x é", to: &keys)
+        #expect(keys.count > 8)
+        for key in keys { #expect(SearchTokenizer.key(ofToken: SearchTokenizer.token(for: key)) == key) }
+        #expect(SearchTokenizer.key(ofToken: "") == nil)
+        #expect(SearchTokenizer.key(ofToken: "abc") == nil)
+        #expect(SearchTokenizer.key(ofToken: SearchTokenizer.boardToken(7)) == nil)
+        #expect(SearchTokenizer.key(ofToken: "a") != SearchTokenizer.key(ofToken: "b"))
+    }
 }

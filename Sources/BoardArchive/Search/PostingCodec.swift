@@ -40,8 +40,12 @@ enum PostingCodec {
 
     /// Decodes a string made by `encode`; letters outside the alphabet are skipped.
     static func decode(_ text: String) -> [Int] {
+        decode(text.utf8)
+    }
+
+    /// ``decode(_:)`` of the bytes of a string.
+    static func decode<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> [Int] {
         var positions: [Int] = []
-        let bytes = Array(text.utf8)
         if bytes.first == UInt8(ascii: "!") {
             for (index, byte) in bytes.dropFirst().enumerated() {
                 guard byte < 128 else { continue }

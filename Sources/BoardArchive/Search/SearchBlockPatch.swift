@@ -43,13 +43,14 @@ struct SearchBlockPatch: Sendable {
         entries: [(token: String, lists: String)], terms: [String: Int]
     )? {
         var shards = ShardCache(output: output)
-        guard let oldTexts = oldTexts(metaShardSize: configuration.metaShardSize, shards: &shards), var entries = previousEntries(shards: shards),
+        guard let oldTexts = oldTexts(metaShardSize: configuration.metaShardSize, shards: &shards),
             let termsData = output.previousContents(of: SearchBlockRecord.termsPath(of: previous.id))
         else { return nil }
         var isChanged = [Bool](repeating: false, count: documents.count)
         for position in changed { isChanged[position] = true }
-        // The tokens of each changed post's old and new grams are the affected ones; its new grams, per field, say where
-        // it goes back in.
+        // A gram's lists change only where a changed post gained or lost it in a field: the grams in the symmetric
+        // difference of the post's old and new grams, field by field (an edit that appends a line touches a few dozen
+        // grams, not the thousands the post holds). Its new grams, per field, say where it goes back in.
         var newKeys: [[Set<UInt64>]] = []
         var affected = Set<UInt64>()
         for position in changed {
@@ -58,12 +59,12 @@ struct SearchBlockPatch: Sendable {
                     [text.title, text.contents, text.writer].map { Self.gramKeys(of: $0) }
                 } ?? [[], [], []]
             let new = SearchField.allCases.map { Self.gramKeys(of: $0.text(of: documents[position])) }
-            for keys in old + new { affected.formUnion(keys) }
+            for field in SearchField.allCases { affected.formUnion(old[field.rawValue].symmetricDifference(new[field.rawValue])) }
             newKeys.append(new)
         }
+        guard var (entries, affectedLists) = previousEntries(shards: shards, affected: affected) else { return nil }
         for key in affected {
-            let token = SearchTokenizer.token(for: key)
-            var lists = (entries[token] ?? "").split(separator: ".", omittingEmptySubsequences: false).map { PostingCodec.decode(String($0)) }
+            var lists = Self.splitLists(affectedLists[key] ?? "")
             while lists.count < SearchField.allCases.count { lists.append([]) }
             for field in SearchField.allCases {
                 var positions = lists[field.rawValue].filter { $0 >= isChanged.count || !isChanged[$0] }
@@ -72,12 +73,12 @@ struct SearchBlockPatch: Sendable {
             }
             var encoded = lists.map(PostingCodec.encode)
             while encoded.last?.isEmpty == true { encoded.removeLast() }
-            entries[token] = encoded.isEmpty ? nil : encoded.joined(separator: ".")
+            if !encoded.isEmpty { entries.append((SearchTokenizer.token(for: key), encoded.joined(separator: "."))) }
         }
         // Board entries are made again from the documents: posts appended to the block extend them.
         var boards: [Int: [Int]] = [:]
         for (position, document) in documents.enumerated() { boards[document.boardId, default: []].append(position) }
-        for (boardId, positions) in boards { entries[SearchTokenizer.boardToken(boardId)] = PostingCodec.encode(positions) }
+        for (boardId, positions) in boards { entries.append((SearchTokenizer.boardToken(boardId), PostingCodec.encode(positions))) }
         // Terms: previous counts minus the changed posts' old terms plus their new ones.
         var terms: [String: Int] = [:]
         SearchBlockRecord.addTerms(from: termsData, to: &terms)
@@ -95,7 +96,7 @@ struct SearchBlockPatch: Sendable {
         }
         for (term, count) in KeywordSelector.frequency(of: changed.map { documents[$0] }) { terms[term, default: 0] += count }
         terms = terms.filter { $0.value > 0 }
-        return (Bytes.sortedByUTF8(entries.map { (token: $0.key, lists: $0.value) }, key: \.token), terms)
+        return (Bytes.sortedByUTF8(entries, key: \.token), terms)
     }
 
     /// The gram keys of a field's text.
@@ -138,18 +139,36 @@ struct SearchBlockPatch: Sendable {
         return texts
     }
 
-    /// The previous posting entries of the block but its board entries: token → lists; nil when a shard cannot be read.
-    private func previousEntries(shards: ShardCache) -> [String: String]? {
+    /// A posting entry's lists `title.contents.writer`, decoded (trailing empty lists absent).
+    private static func splitLists(_ lists: String) -> [[Int]] {
+        guard !lists.isEmpty else { return [] }
+        return lists.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false).map { PostingCodec.decode($0) }
+    }
+
+    /// The previous posting entries of the block but its board entries: those of the grams not in `affected` as they
+    /// were (in shard order), and the lists of those in `affected` by gram key; nil when a shard cannot be read or holds
+    /// a token that is not a gram. Keys are computed from the tokens, so no token is hashed as a string (Swift hashes
+    /// non-ASCII strings through their normalisation, which was a third of a patch).
+    private func previousEntries(shards: ShardCache, affected: Set<UInt64>) -> (
+        entries: [(token: String, lists: String)], affected: [UInt64: String]
+    )? {
         let prefix = "search/\(previous.id)/p"
-        var entries: [String: String] = [:]
+        var entries: [(token: String, lists: String)] = []
+        var affectedLists: [UInt64: String] = [:]
         for path in previous.files where path.hasPrefix(prefix) {
             // Read once each, so not kept in the cache.
             guard let strings = shards.read(path) as? [String], strings.count % 2 == 0 else { return nil }
+            entries.reserveCapacity(entries.count + strings.count / 2)
             for index in stride(from: 0, to: strings.count, by: 2) where !strings[index].hasPrefix(SearchTokenizer.boardTokenPrefix) {
-                entries[strings[index]] = strings[index + 1]
+                guard let key = SearchTokenizer.key(ofToken: strings[index]) else { return nil }
+                if affected.contains(key) {
+                    affectedLists[key] = strings[index + 1]
+                } else {
+                    entries.append((strings[index], strings[index + 1]))
+                }
             }
         }
-        return entries
+        return (entries, affectedLists)
     }
 
     /// The previous build's index files, parsed once each.

@@ -69,6 +69,15 @@ enum SearchTokenizer {
         return String(scalars)
     }
 
+    /// The gram key of a token as ``token(for:)`` writes it (one or two code points); nil for any other text.
+    static func key(ofToken token: String) -> UInt64? {
+        var scalars = token.unicodeScalars.makeIterator()
+        guard let first = scalars.next() else { return nil }
+        guard let second = scalars.next() else { return unigramFlag | UInt64(first.value) }
+        guard scalars.next() == nil else { return nil }
+        return UInt64(first.value) << 21 | UInt64(second.value)
+    }
+
     /// The token that lists a board's posts in a block (in the title slot); it is longer than any gram.
     static func boardToken(_ boardId: Int) -> String { boardTokenPrefix + String(boardId) }
     static let boardTokenPrefix = "#b:"
