@@ -97,6 +97,13 @@ struct BuildSafetyCommandTests {
         #expect(refused.stderr.contains("has 212 post pages but this store would publish only 105"), "\(refused.stderr)")
         #expect(refused.stderr.contains("--allow-shrink"))
         #expect(try Self.snapshot(site) == before)
+        // The pages are counted in the site's manifest; a site without one has them counted in its folder.
+        let bare = folder.appendingPathComponent("bare")
+        try FileManager.default.copyItem(at: site, to: bare)
+        try FileManager.default.removeItem(at: bare.appendingPathComponent(".boardarchive-manifest"))
+        let refusedBare = try await CommandRunner.run(["build", "--store", store, "--out", bare.path])
+        #expect(refusedBare.status == 73)
+        #expect(refusedBare.stderr.contains("has 212 post pages but this store would publish only 105"), "\(refusedBare.stderr)")
         let allowed = try await CommandRunner.run(["build", "--store", store, "--out", site.path, "--allow-shrink"])
         #expect(allowed.status == 0, "stderr: \(allowed.stderr)")
         #expect(try Self.snapshot(site).keys.filter { $0.hasPrefix("posts/") }.count == 105)

@@ -78,7 +78,7 @@ public struct SiteBuilder: Sendable {
             let boards: [Board]
             do { boards = try store.boards() } catch { throw BuildError(phase: .store, underlying: error) }
             let boardIds = Set(boards.map(\.boardId))
-            try refuseShrinking(previous: previous, boards: boards)
+            try refuseShrinking(previous: previous, manifest: output.previousManifest, boards: boards)
             try refuseIdsBeyondRule()
             timer.lap("prepare")
             let postsDigest = try postsDigest(boards: boards)
