@@ -75,14 +75,11 @@ extension ListingLookup {
     /// The keys of the posts with these ids, removed ones included, by id, over `post_id_keys`.
     public func keys(ids: [Int]) throws -> [Int: ListingKey] {
         var result: [Int: ListingKey] = [:]
-        for chunk in Self.chunks(of: ids) {
-            let rows = try Row.fetchCursor(
-                db, sql: "SELECT \(ListingKey.columns) FROM post INDEXED BY post_id_keys WHERE postId IN \(Self.placeholders(chunk.count))",
-                arguments: StatementArguments(chunk))
-            while let row = try rows.next() {
-                let key = ListingKey(row: row)
-                result[key.postId] = key
-            }
+        let rows = try Row.fetchCursor(
+            db, sql: "SELECT \(ListingKey.columns) FROM post INDEXED BY post_id_keys WHERE postId \(Self.inIds)", arguments: Self.arguments(ids))
+        while let row = try rows.next() {
+            let key = ListingKey(row: row)
+            result[key.postId] = key
         }
         return result
     }
@@ -91,17 +88,15 @@ extension ListingLookup {
     /// board, boards by id, over `post_parent_keys`.
     public func replyKeys(toPostIds ids: [Int]) throws -> [Int: [ListingKey]] {
         var result: [Int: [ListingKey]] = [:]
-        for chunk in Self.chunks(of: ids) {
-            let rows = try Row.fetchCursor(
-                db,
-                sql: """
-                    SELECT \(ListingKey.columns) FROM post WHERE parentPostId IN \(Self.placeholders(chunk.count))
-                    AND \(ArchiveStore.publishedPosts) ORDER BY boardId, \(ArchiveStore.boardOrder)
-                    """, arguments: StatementArguments(chunk))
-            while let row = try rows.next() {
-                let key = ListingKey(row: row)
-                if let parent = key.parentPostId { result[parent, default: []].append(key) }
-            }
+        let rows = try Row.fetchCursor(
+            db,
+            sql: """
+                SELECT \(ListingKey.columns) FROM post WHERE parentPostId \(Self.inIds)
+                AND \(ArchiveStore.publishedPosts) ORDER BY boardId, \(ArchiveStore.boardOrder)
+                """, arguments: Self.arguments(ids))
+        while let row = try rows.next() {
+            let key = ListingKey(row: row)
+            if let parent = key.parentPostId { result[parent, default: []].append(key) }
         }
         return result
     }

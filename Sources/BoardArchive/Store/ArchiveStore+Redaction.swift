@@ -115,12 +115,9 @@ extension ArchiveStore {
     static func reapplyRedactions(in db: Database) throws {
         let rules = try RedactionRules.load(db)
         var candidates = Set(try Int.fetchAll(db, sql: "SELECT postId FROM post WHERE redactionId IS NOT NULL OR purged > 0"))
-        for chunk in ListingLookup.chunks(of: Array(rules.posts.keys)) {
-            candidates.formUnion(
-                try Int.fetchAll(
-                    db, sql: "SELECT postId FROM post WHERE postId IN \(ListingLookup.placeholders(chunk.count))",
-                    arguments: StatementArguments(chunk)))
-        }
+        candidates.formUnion(
+            try Int.fetchAll(
+                db, sql: "SELECT postId FROM post WHERE postId \(ListingLookup.inIds)", arguments: ListingLookup.arguments(Array(rules.posts.keys))))
         for board in rules.boards.keys {
             candidates.formUnion(try Int.fetchAll(db, sql: "SELECT postId FROM post WHERE boardId = ?", arguments: [board]))
         }
