@@ -152,4 +152,23 @@ struct SiteManifestWriteTests {
         #expect(try Data(contentsOf: url) == written)
         #expect(try !SiteManifest(digests: digests).write(to: url, replacing: []))
     }
+
+    @Test("a manifest whose lines are out of order reads back but claims no order: the next one is written sorted")
+    func aManifestOutOfOrderReadsBackWithoutItsOrder() throws {
+        let digest = Self.digest
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent(SiteManifest.fileName)
+        let digests = ["b.html": digest(1), "a.html": digest(2), "c/d.html": digest(3)]
+        let lines = ["b.html", "a.html", "c/d.html"].map { "\(digests[$0]!.description) \($0)" }
+        try Data(([SiteManifest.header] + lines).joined(separator: "\n").appending("\n").utf8).write(to: url)
+        let previous = try #require(SiteManifest.load(from: folder))
+        #expect(previous.digests == digests)
+        #expect(try !previous.write(to: url, replacing: []), "no order known: nothing written by replacing")
+        try SiteManifest(digests: digests).write(to: url, previous: previous)
+        #expect(try Data(contentsOf: url) == SiteManifest(digests: digests).encoded())
+        // A digest that is not 32 hex digits makes the manifest unreadable (the next build renders everything).
+        try Data((SiteManifest.header + "\n" + String(repeating: "g", count: 32) + " a.html\n").utf8).write(to: url)
+        #expect(SiteManifest.load(from: folder) == nil)
+    }
 }

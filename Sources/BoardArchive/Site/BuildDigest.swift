@@ -38,21 +38,35 @@ public struct BuildDigest: Sendable, Hashable, CustomStringConvertible {
 
     /// A digest from its 32 hex digits as bytes (the manifest's first column); nil for anything else.
     init?(hexBytes bytes: some Collection<UInt8>) {
-        guard bytes.count == 32 else { return nil }
-        var high: UInt64 = 0
-        var low: UInt64 = 0
-        for (index, byte) in bytes.enumerated() {
-            let value: UInt64
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = UInt64(byte - UInt8(ascii: "0"))
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): value = UInt64(byte - UInt8(ascii: "a") + 10)
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): value = UInt64(byte - UInt8(ascii: "A") + 10)
-            default: return nil
-            }
-            if index < 16 { high = high << 4 | value } else { low = low << 4 | value }
+        guard let parsed = Array(bytes).withUnsafeBufferPointer({ Self(hex: $0) }) else { return nil }
+        self = parsed
+    }
+
+    /// The value of each byte as a hex digit, or 0xFF.
+    private static let hexValues: [UInt8] = (0..<256).map { byte in
+        switch UInt8(byte) {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt8(byte) - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt8(byte) - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt8(byte) - UInt8(ascii: "A") + 10
+        default: 0xFF
         }
-        self.high = high
-        self.low = low
+    }
+
+    /// The digest of 32 hex digits, through a table (the manifest holds one per file: 134,811 at 100k posts).
+    init?(hex bytes: UnsafeBufferPointer<UInt8>) {
+        guard bytes.count == 32 else { return nil }
+        var words: (UInt64, UInt64) = (0, 0)
+        var invalid: UInt8 = 0
+        Self.hexValues.withUnsafeBufferPointer { table in
+            for index in 0..<16 {
+                let (high, low) = (table[Int(bytes[index])], table[Int(bytes[index + 16])])
+                invalid |= high | low
+                words.0 = words.0 << 4 | UInt64(high & 0xF)
+                words.1 = words.1 << 4 | UInt64(low & 0xF)
+            }
+        }
+        guard invalid & 0xF0 == 0 else { return nil }
+        (self.high, self.low) = words
     }
 
     @inline(__always)

@@ -37,10 +37,13 @@ struct SiteManifest: Sendable, Equatable {
             for byte in bytes where byte == newline { lineCount += 1 }
             var digests: [String: BuildDigest] = [:]
             digests.reserveCapacity(lineCount)
-            var paths: [String]? = []
-            paths?.reserveCapacity(lineCount)
+            var paths: [String] = []
+            paths.reserveCapacity(lineCount)
             var sortedDigests: [BuildDigest] = []
             sortedDigests.reserveCapacity(lineCount)
+            // Whether the paths come in UTF-8 order, compared on the bytes of the previous line (no string copied).
+            var isSorted = true
+            var previousPath = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
             var start = 0
             var isFirst = true
             while start < bytes.count {
@@ -55,17 +58,20 @@ struct SiteManifest: Sendable, Equatable {
                     continue
                 }
                 // `<32 hex digits> <path>`
-                guard line.count > 33, line[32] == UInt8(ascii: " "), let digest = BuildDigest(hexBytes: line[0..<32]) else { return nil }
-                let path = String(decoding: UnsafeBufferPointer(rebasing: line[33...]), as: UTF8.self)
+                guard line.count > 33, line[32] == UInt8(ascii: " "), let digest = BuildDigest(hex: UnsafeBufferPointer(rebasing: line[0..<32]))
+                else { return nil }
+                let pathBytes = UnsafeBufferPointer(rebasing: line[33...])
+                if isSorted, !paths.isEmpty, !Bytes.precedes(previousPath, pathBytes) { isSorted = false }
+                previousPath = pathBytes
+                let path = String(decoding: pathBytes, as: UTF8.self)
                 digests[path] = digest
-                if let last = paths?.last, !Bytes.utf8Precedes(last, path) { paths = nil }
-                paths?.append(path)
+                paths.append(path)
                 sortedDigests.append(digest)
             }
             guard !isFirst else { return nil }
             var manifest = SiteManifest(digests: digests)
-            manifest.sortedPaths = paths
-            manifest.sortedDigests = paths == nil ? [] : sortedDigests
+            manifest.sortedPaths = isSorted ? paths : nil
+            manifest.sortedDigests = isSorted ? sortedDigests : []
             return manifest
         }
     }

@@ -35,16 +35,17 @@ enum Bytes {
     /// equivalence `String`'s `<` computes (which made sorting a block's Hangul tokens a tenth of patching it).
     static func utf8Precedes(_ lhs: String, _ rhs: String) -> Bool {
         var (lhs, rhs) = (lhs, rhs)
-        return lhs.withUTF8 { left in
-            rhs.withUTF8 { right in
-                let common = min(left.count, right.count)
-                if common > 0, let l = left.baseAddress, let r = right.baseAddress {
-                    let order = memcmp(l, r, common)
-                    if order != 0 { return order < 0 }
-                }
-                return left.count < right.count
-            }
+        return lhs.withUTF8 { left in rhs.withUTF8 { right in precedes(left, right) } }
+    }
+
+    /// Whether the bytes `left` sort before the bytes `right` (``utf8Precedes(_:_:)`` of raw text).
+    static func precedes(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>) -> Bool {
+        let common = min(left.count, right.count)
+        if common > 0, let l = left.baseAddress, let r = right.baseAddress {
+            let order = memcmp(l, r, common)
+            if order != 0 { return order < 0 }
         }
+        return left.count < right.count
     }
 
     /// Where `needle` first occurs in `haystack` at or after `start` (an empty needle occurs at `start`). Candidates are
