@@ -58,7 +58,7 @@ public struct MustacheTemplate: Sendable, CustomStringConvertible {
 
     public var description: String { self.text }
 
-    enum Token: Sendable /* , CustomStringConvertible */ {
+    indirect enum Token: Sendable /* , CustomStringConvertible */ {
         case text(String)
         case variable(name: String, transforms: [String] = [])
         case unescapedVariable(name: String, transforms: [String] = [])
