@@ -27,7 +27,10 @@ struct SearchBlockPass {
     /// How many of the encoded blocks were patched from the previous build's files (``SearchBlockPatch``).
     private(set) var patchedCount = 0
 
-    private var pending: [(id: String, digest: BuildDigest, posts: [ListingKey], previous: SearchBlockRecord?)] = []
+    /// Blocks being encoded on other cores, oldest first (``start(_:lookup:)``).
+    private var inFlight: [InFlight] = []
+    /// How many blocks are encoded at once: one per core, while the stream reads the next block's bodies.
+    private static let maximumInFlight = max(2, ProcessInfo.processInfo.activeProcessorCount)
 
     init(configuration: SearchIndexConfiguration, names: [Int: String], anonymousLabel: String, digestBase: BuildDigest, output: SiteOutput) {
         self.configuration = configuration
@@ -39,6 +42,16 @@ struct SearchBlockPass {
 
     /// Streams the posts' keys from `cursor` (notices, then the others, each oldest first) into blocks.
     mutating func run(_ cursor: ListingKeyCursor) throws {
+        do { try stream(cursor) } catch {
+            // No block is left writing into the staging folder once the build has failed.
+            for job in inFlight { job.group.wait() }
+            inFlight.removeAll()
+            throw error
+        }
+    }
+
+    /// ``run(_:)``'s stream.
+    private mutating func stream(_ cursor: ListingKeyCursor) throws {
         var current: [ListingKey] = []
         // Places in the current block: its posts plus the posts a redaction removed, which keep their places so that
         // no block after them changes (a removal re-encodes only the block that held the post).
@@ -70,7 +83,7 @@ struct SearchBlockPass {
             }
         }
         if !current.isEmpty { try add(current, id: (group ? "t" : "n") + "\(number)", lookup: cursor.lookup) }
-        try encodePending(lookup: cursor.lookup)
+        while !inFlight.isEmpty { try finishOldest(lookup: cursor.lookup) }
         try readRemoved(ids: removedIds, lookup: cursor.lookup)
     }
 
@@ -155,8 +168,7 @@ struct SearchBlockPass {
             try keep(previous, digest: digest)
             return
         }
-        pending.append((id, digest, posts, previous))
-        if pending.count >= max(2, ProcessInfo.processInfo.activeProcessorCount) { try encodePending(lookup: lookup) }
+        try start((id, digest, posts, previous), lookup: lookup)
     }
 
     /// A block queued for encoding.
@@ -221,37 +233,60 @@ struct SearchBlockPass {
         var patched: Bool
     }
 
-    /// Reads the bodies of the queued blocks and encodes them in parallel.
-    private mutating func encodePending(lookup: ListingLookup) throws {
-        guard !pending.isEmpty else { return }
-        var plans = pending.map { plan($0, patching: true) }
-        var work = try documents(for: pending, plans: plans, lookup: lookup)
-        let (configuration, output, queued) = (self.configuration, self.output, self.pending)
-        // Each block is encoded and its files written on one core: the writes (about 500 files a block) ran on one
-        // thread after both blocks were encoded, leaving the other core idle.
-        let (firstPlans, firstWork) = (plans, work)
-        var results = try concurrentMap(work.count) { index in
-            try Self.encode(queued[index], plan: firstPlans[index], documents: firstWork[index], configuration: configuration, output: output)
+    /// A block handed to another core: what it is encoded from, and (once its group is done) what encoding it gave.
+    private final class InFlight: @unchecked Sendable {
+        let block: Queued
+        let plan: Plan
+        let documents: [SearchDocument]
+        let group = DispatchGroup()
+        /// Set on the encoding core before the group leaves; read after waiting on the group.
+        var result: Result<Encoded?, any Error>?
+
+        init(block: Queued, plan: Plan, documents: [SearchDocument]) {
+            (self.block, self.plan, self.documents) = (block, plan, documents)
         }
-        // A patch that could not read the previous build's files: the block is encoded whole.
-        for index in results.indices where results[index] == nil {
-            plans[index] = plan(queued[index], patching: false)
-            work[index] = try documents(for: [queued[index]], plans: [plans[index]], lookup: lookup)[0]
-            results[index] = try Self.encode(queued[index], plan: plans[index], documents: work[index], configuration: configuration, output: output)
+    }
+
+    /// Reads the bodies a block's encoding needs and starts encoding it on another core, after finishing the oldest
+    /// block when every core has one. The stream reads the next block's keys and bodies while the cores encode: read
+    /// and encoded in turns, a pair of blocks at a time, one core waited on the store for about a tenth of the step.
+    private mutating func start(_ block: Queued, lookup: ListingLookup) throws {
+        let plan = plan(block, patching: true)
+        let job = InFlight(block: block, plan: plan, documents: try documents(for: [block], plans: [plan], lookup: lookup)[0])
+        while inFlight.count >= Self.maximumInFlight { try finishOldest(lookup: lookup) }
+        let (configuration, output) = (self.configuration, self.output)
+        runOnNewThread(group: job.group) {
+            job.result = Result {
+                try Self.encode(job.block, plan: job.plan, documents: job.documents, configuration: configuration, output: output)
+            }
         }
-        for (index, block) in pending.enumerated() {
-            guard let encoded = results[index] else { continue }
-            if encoded.patched { patchedCount += 1 }
-            directory.add(encoded.tokens, block: SearchIndexBuilder.blockNumber(block.id))
-            for (term, count) in encoded.terms { frequency[term, default: 0] += count }
-            let record = SearchBlockRecord(
-                id: block.id, postingBuckets: encoded.postingBuckets, files: encoded.files, postIds: block.posts.map(\.postId),
-                created: block.posts.map { Int($0.created.timeIntervalSince1970.rounded(.down)) },
-                hashes: block.posts.map { ContentHash.key($0.contentHash.utf8) }, boards: block.posts.map(\.boardId), base: digestBase)
-            let carried = CarriedMatches(record: record, documents: work[index], previous: block.previous)
-            blocks.append(SearchPhase.Block(id: block.id, digest: block.digest, record: record, kept: false, carried: carried))
+        inFlight.append(job)
+    }
+
+    /// Waits for the oldest block in flight and records it (blocks are recorded in stream order).
+    private mutating func finishOldest(lookup: ListingLookup) throws {
+        let job = inFlight.removeFirst()
+        job.group.wait()
+        guard let result = job.result else { preconditionFailure("block \(job.block.id) did not run") }
+        var documents = job.documents
+        var encoded = try result.get()
+        if encoded == nil {
+            // A patch that could not read the previous build's files: the block is encoded whole.
+            let plan = plan(job.block, patching: false)
+            documents = try self.documents(for: [job.block], plans: [plan], lookup: lookup)[0]
+            encoded = try Self.encode(job.block, plan: plan, documents: documents, configuration: configuration, output: output)
         }
-        pending.removeAll()
+        guard let encoded else { return }
+        let block = job.block
+        if encoded.patched { patchedCount += 1 }
+        directory.add(encoded.tokens, block: SearchIndexBuilder.blockNumber(block.id))
+        for (term, count) in encoded.terms { frequency[term, default: 0] += count }
+        let record = SearchBlockRecord(
+            id: block.id, postingBuckets: encoded.postingBuckets, files: encoded.files, postIds: block.posts.map(\.postId),
+            created: block.posts.map { Int($0.created.timeIntervalSince1970.rounded(.down)) },
+            hashes: block.posts.map { ContentHash.key($0.contentHash.utf8) }, boards: block.posts.map(\.boardId), base: digestBase)
+        let carried = CarriedMatches(record: record, documents: documents, previous: block.previous)
+        blocks.append(SearchPhase.Block(id: block.id, digest: block.digest, record: record, kept: false, carried: carried))
     }
 
     /// The documents of the queued blocks, by position: read from the store where the plan needs the text, else made
