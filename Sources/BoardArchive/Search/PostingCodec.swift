@@ -70,4 +70,10 @@ enum PostingCodec {
         }
         return positions
     }
+
+    /// The lists of a posting entry, `title.contents.writer` (trailing empty lists may be absent: fewer come back).
+    static func decodeLists(_ lists: String) -> [[Int]] {
+        guard !lists.isEmpty else { return [] }
+        return lists.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false).map { decode($0) }
+    }
 }

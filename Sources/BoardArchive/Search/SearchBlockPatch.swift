@@ -64,7 +64,7 @@ struct SearchBlockPatch: Sendable {
         }
         guard var (entries, affectedLists) = previousEntries(shards: shards, affected: affected) else { return nil }
         for key in affected {
-            var lists = Self.splitLists(affectedLists[key] ?? "")
+            var lists = PostingCodec.decodeLists(affectedLists[key] ?? "")
             while lists.count < SearchField.allCases.count { lists.append([]) }
             for field in SearchField.allCases {
                 var positions = lists[field.rawValue].filter { $0 >= isChanged.count || !isChanged[$0] }
@@ -137,12 +137,6 @@ struct SearchBlockPatch: Sendable {
             texts[position] = OldText(title: title, writer: writer, contents: contents)
         }
         return texts
-    }
-
-    /// A posting entry's lists `title.contents.writer`, decoded (trailing empty lists absent).
-    private static func splitLists(_ lists: String) -> [[Int]] {
-        guard !lists.isEmpty else { return [] }
-        return lists.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false).map { PostingCodec.decode($0) }
     }
 
     /// The previous posting entries of the block but its board entries: those of the grams not in `affected` as they

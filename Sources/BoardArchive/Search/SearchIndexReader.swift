@@ -56,6 +56,8 @@ public final class SearchIndexReader {
     private var counting = true
     private var normalizedTexts: [String: String] = [:]
     private var decodedLists: [String: [[Int]]] = [:]
+    /// Posting shards as their strings, by path.
+    private var postingEntries: [String: [String]] = [:]
 
     /// Reads the manifest through `load`, which returns a file's bytes by its path relative to the site root.
     public init(load: @escaping (String) -> Data?) throws {
@@ -229,16 +231,27 @@ public final class SearchIndexReader {
     /// The posting lists of `token` in a block (`[title, contents, writer]`), loading its bucket shard.
     func postingLists(of token: String, blockIndex: Int) throws -> [[Int]] {
         let path = postingPath(of: token, blockIndex: blockIndex)
-        if cache[path] == nil, load(path) == nil {  // an empty bucket has no file
-            missing.insert(path)
-            return [[], [], []]
-        }
-        guard let entries = try shard(path) as? [String] else { throw SearchIndexError(path: path, reason: .malformedFile(detail: "not a list")) }
         if let cached = decodedLists[path + "\u{0}" + token] { return cached }
+        let entries: [String]
+        if let typed = postingEntries[path] {
+            entries = typed
+        } else {
+            guard !missing.contains(path), let data = cache[path] == nil ? load(path) : Data() else {
+                missing.insert(path)  // an empty bucket has no file
+                return [[], [], []]
+            }
+            // The file's bytes are read once: parsed from `data` when not cached yet.
+            guard let typed = try shard(path, data: data) as? [String] else {
+                throw SearchIndexError(path: path, reason: .malformedFile(detail: "not a list"))
+            }
+            // Cast once per shard: a cast of the parsed array per token was half of matching the keywords.
+            postingEntries[path] = typed
+            entries = typed
+        }
         var index = 0
         while index + 1 < entries.count {
             if entries[index] == token {
-                var lists = entries[index + 1].split(separator: ".", omittingEmptySubsequences: false).map { PostingCodec.decode(String($0)) }
+                var lists = PostingCodec.decodeLists(entries[index + 1])
                 while lists.count < 3 { lists.append([]) }
                 decodedLists[path + "\u{0}" + token] = lists
                 return lists
@@ -302,9 +315,9 @@ public final class SearchIndexReader {
         return []
     }
 
-    private func shard(_ path: String) throws -> Any {
+    private func shard(_ path: String, data: Data? = nil) throws -> Any {
         if let cached = cache[path] { return cached }
-        let parsed = try Self.parse(path: path, load: load)
+        let parsed = try data.map { data in try Self.parse(path: path) { _ in data } } ?? Self.parse(path: path, load: load)
         cache[path] = parsed.json
         if counting {
             newlyLoaded.append(path)
