@@ -62,7 +62,9 @@ struct SearchBlockPatch: Sendable {
             for field in SearchField.allCases { affected.formUnion(old[field.rawValue].symmetricDifference(new[field.rawValue])) }
             newKeys.append(new)
         }
-        guard var (entries, affectedLists) = previousEntries(shards: shards, affected: affected) else { return nil }
+        guard let previousEntries = previousEntries(shards: shards, affected: affected) else { return nil }
+        var entries = previousEntries.entries
+        let affectedLists = previousEntries.affected
         for key in affected {
             var lists = PostingCodec.decodeLists(affectedLists[key] ?? "")
             while lists.count < SearchField.allCases.count { lists.append([]) }

@@ -1,7 +1,7 @@
 /// A 128-bit digest of everything one output file is made from, so the next build can tell whether to render it.
 ///
-/// Two independent 64-bit FNV-1a lanes over the fed values, each value length-prefixed so that `("ab", "c")`
-/// and `("a", "bc")` differ. Not cryptographic: it only has to tell "changed" from "unchanged", and at a
+/// Two independent 64-bit lanes over the fed values, 64-bit words at a time (strings and bytes eight to a word), each
+/// value length-prefixed so that `("ab", "c")` and `("a", "bc")` differ. Not cryptographic: it only has to tell "changed" from "unchanged", and at a
 /// million files the chance of a collision between two versions of the same file is about 2⁻¹⁰⁰.
 public struct BuildDigest: Sendable, Hashable, CustomStringConvertible {
     private(set) var high: UInt64 = 0xcbf2_9ce4_8422_2325
@@ -69,27 +69,35 @@ public struct BuildDigest: Sendable, Hashable, CustomStringConvertible {
         (self.high, self.low) = words
     }
 
+    /// Mixes one 64-bit word into both lanes: xor, multiply by an odd constant, xor-shift. Each step is a bijection of
+    /// the lane, so two inputs that differ in one word never meet. Words, not bytes: fed a byte at a time (FNV-1a),
+    /// the digests of a rebuild's 100,000 post pages were a sixth of its board step.
     @inline(__always)
-    private mutating func feedByte(_ byte: UInt8) {
-        high = (high ^ UInt64(byte)) &* 0x100_0000_01b3
-        low = (low ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 &+ 0x9e37
+    private mutating func feedWord(_ value: UInt64) {
+        high = (high ^ value) &* 0x0000_0100_0000_01b3
+        high ^= high >> 32
+        low = (low ^ value) &* 0x9e37_79b9_7f4a_7c15
+        low ^= low >> 29
     }
 
-    private mutating func feedWord(_ value: UInt64) {
-        var value = value
-        for _ in 0..<8 {
-            feedByte(UInt8(truncatingIfNeeded: value))
-            value >>= 8
+    /// Feeds `bytes` (after their count) eight at a time, the last word zero-padded.
+    private mutating func feed(_ bytes: UnsafeRawBufferPointer) {
+        feedWord(UInt64(bytes.count))
+        var offset = 0
+        while offset + 8 <= bytes.count {
+            feedWord(UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)))
+            offset += 8
         }
+        guard offset < bytes.count else { return }
+        var tail: UInt64 = 0
+        for index in offset..<bytes.count { tail |= UInt64(bytes[index]) << UInt64(8 * (index - offset)) }
+        feedWord(tail)
     }
 
     /// Adds a string (length-prefixed).
     mutating func add(_ text: String) {
         var text = text
-        text.withUTF8 { bytes in
-            feedWord(UInt64(bytes.count))
-            for byte in bytes { feedByte(byte) }
-        }
+        text.withUTF8 { feed(UnsafeRawBufferPointer($0)) }
     }
 
     /// Adds an integer.
@@ -99,7 +107,7 @@ public struct BuildDigest: Sendable, Hashable, CustomStringConvertible {
 
     /// Adds a flag.
     mutating func add(_ flag: Bool) {
-        feedByte(flag ? 1 : 2)
+        feedWord(flag ? 1 : 2)
     }
 
     /// Adds an optional integer (nil differs from every value).
@@ -120,8 +128,8 @@ public struct BuildDigest: Sendable, Hashable, CustomStringConvertible {
 
     /// Adds raw bytes (length-prefixed).
     mutating func add<Bytes: Collection>(bytes: Bytes) where Bytes.Element == UInt8 {
-        feedWord(UInt64(bytes.count))
-        for byte in bytes { feedByte(byte) }
+        let fed: Void? = bytes.withContiguousStorageIfAvailable { feed(UnsafeRawBufferPointer($0)) }
+        if fed == nil { Array(bytes).withUnsafeBytes { feed($0) } }
     }
 
     /// A digest of `parts`, in order.
