@@ -71,9 +71,11 @@ enum PostingCodec {
         return positions
     }
 
-    /// The lists of a posting entry, `title.contents.writer` (trailing empty lists may be absent: fewer come back).
+    /// The lists of a posting entry, `title.contents.writer`, one per ``SearchField`` (the entry drops trailing empty
+    /// lists; they come back empty).
     static func decodeLists(_ lists: String) -> [[Int]] {
-        guard !lists.isEmpty else { return [] }
-        return lists.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false).map { decode($0) }
+        var decoded = lists.isEmpty ? [] : lists.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false).map { decode($0) }
+        while decoded.count < SearchField.allCases.count { decoded.append([]) }
+        return decoded
     }
 }

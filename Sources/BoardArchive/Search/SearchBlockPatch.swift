@@ -67,7 +67,6 @@ struct SearchBlockPatch: Sendable {
         let affectedLists = previousEntries.affected
         for key in affected {
             var lists = PostingCodec.decodeLists(affectedLists[key] ?? "")
-            while lists.count < SearchField.allCases.count { lists.append([]) }
             for field in SearchField.allCases {
                 var positions = lists[field.rawValue].filter { $0 >= isChanged.count || !isChanged[$0] }
                 for (index, position) in changed.enumerated() where newKeys[index][field.rawValue].contains(key) { positions.append(position) }

@@ -236,12 +236,18 @@ public final class SearchIndexReader {
         if let typed = postingEntries[path] {
             entries = typed
         } else {
-            guard !missing.contains(path), let data = cache[path] == nil ? load(path) : Data() else {
-                missing.insert(path)  // an empty bucket has no file
-                return [[], [], []]
+            let json: Any
+            if let cached = cache[path] {
+                json = cached
+            } else {
+                // An empty bucket has no file; the bytes read to find out are the ones parsed.
+                guard !missing.contains(path), let data = load(path) else {
+                    missing.insert(path)
+                    return [[], [], []]
+                }
+                json = try shard(path, data: data)
             }
-            // The file's bytes are read once: parsed from `data` when not cached yet.
-            guard let typed = try shard(path, data: data) as? [String] else {
+            guard let typed = json as? [String] else {
                 throw SearchIndexError(path: path, reason: .malformedFile(detail: "not a list"))
             }
             // Cast once per shard: a cast of the parsed array per token was half of matching the keywords.
@@ -251,8 +257,7 @@ public final class SearchIndexReader {
         var index = 0
         while index + 1 < entries.count {
             if entries[index] == token {
-                var lists = PostingCodec.decodeLists(entries[index + 1])
-                while lists.count < 3 { lists.append([]) }
+                let lists = PostingCodec.decodeLists(entries[index + 1])
                 decodedLists[path + "\u{0}" + token] = lists
                 return lists
             }
