@@ -1,42 +1,49 @@
 // Runs templates/assets/search.js's engine under Node against an exported index and prints the answers.
 // Usage: node engine-check.js <site dir> <queries.json>   (queries: [{q, target, board}])
-// Output: JSON [[postId, …], …] in query order, every hit (not just the first page).
+// Output: JSON {answers, firstRuns}: per query in order, every hit's post id (not just the first page), and what a
+// first run of the search page reads on a cold index (31 hits asked, a small byte budget): the index files
+// it read (counted against the budget), whether it paused, and the files it fetched ahead but never read.
 'use strict';
 const fs = require('fs');
 const path = require('path');
 const vm = require('vm');
 const [siteDir, queriesFile] = process.argv.slice(2);
-const script = path.join(__dirname, '..', '..', 'templates', 'assets', 'search.js');
+const script = fs.readFileSync(path.join(__dirname, '..', '..', 'templates', 'assets', 'search.js'), 'utf8');
 
-const context = {
-  console, Promise, Set, Map, Array, Object, String, JSON, Math, Intl, TextEncoder, URLSearchParams, Symbol, parseInt, Date,
-  setTimeout,
-};
-context.window = context;
-const app = { getAttribute: (name) => (name === 'data-index' ? 'search/' : ''), setAttribute() {} };
-context.document = {
-  body: { getAttribute: () => null },
-  head: {
-    appendChild(element) {
-      setImmediate(() => {
-        const file = path.join(siteDir, element.src);
-        if (!fs.existsSync(file)) { element.onerror(); return; }
-        vm.runInContext(fs.readFileSync(file, 'utf8'), context);
-        element.onload();
-      });
+/** A fresh engine: its own page context, nothing loaded. */
+function engine() {
+  const context = {
+    console, Promise, Set, Map, Array, Object, String, JSON, Math, Intl, TextEncoder, URLSearchParams, Symbol, parseInt, Date,
+    setTimeout,
+  };
+  context.window = context;
+  const app = { getAttribute: (name) => (name === 'data-index' ? 'search/' : ''), setAttribute() {} };
+  context.document = {
+    body: { getAttribute: () => null },
+    head: {
+      appendChild(element) {
+        setImmediate(() => {
+          const file = path.join(siteDir, element.src);
+          if (!fs.existsSync(file)) { element.onerror(); return; }
+          vm.runInContext(fs.readFileSync(file, 'utf8'), context);
+          element.onload();
+        });
+      },
     },
-  },
-  getElementById: (id) => (id === 'search-app' ? app : null),
-  createElement: () => ({}),
-};
-vm.createContext(context);
-vm.runInContext(fs.readFileSync(script, 'utf8'), context);
-const api = context.BoardArchiveSearch;
+    getElementById: (id) => (id === 'search-app' ? app : null),
+    createElement: () => ({}),
+  };
+  vm.createContext(context);
+  vm.runInContext(script, context);
+  return context.BoardArchiveSearch;
+}
 
 (async () => {
-  await api.ready();
   const queries = JSON.parse(fs.readFileSync(queriesFile, 'utf8'));
+  const api = engine();
+  await api.ready();
   const answers = [];
+  const firstRuns = [];
   for (const query of queries) {
     const search = new api.Search(query.q, query.target, query.board || null);
     // Go on after every pause on the byte budget, as a reader clicking "search older posts" would.
@@ -44,6 +51,16 @@ const api = context.BoardArchiveSearch;
     const ids = [];
     for (const hit of search.hits) ids.push(api.field(await api.meta(hit.block, hit.position), 'postId'));
     answers.push(ids);
+
+    const cold = engine();
+    await cold.ready();
+    cold.setBudget(32000);  // SearchExportTests.firstRunBudget
+    const first = new cold.Search(query.q, query.target, query.board || null);
+    await first.fill(31);
+    // Let what was fetched ahead finish loading before it is counted.
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const read = cold.read.filter((id) => id !== 'manifest');
+    firstRuns.push({ read: read.map((id) => `search/${id}.js`).sort(), paused: first.paused, unread: cold.loaded.filter((id) => !read.includes(id) && id !== 'manifest').length });
   }
-  process.stdout.write(JSON.stringify(answers));
+  process.stdout.write(JSON.stringify({ answers, firstRuns }));
 })();

@@ -101,3 +101,34 @@ def test_recent_searches_can_be_reached_by_keyboard_from_a_box_with_text(driver,
     driver.switch_to.active_element.send_keys(Keys.ENTER)
     wait_ready(driver, before, "the recent search chosen by keyboard")
     assert "target=title" in driver.current_url
+
+
+# Pieces a grapheme cluster can be made of: characters that stand alone (ASCII, tab, line feed, Hangul syllables) and
+# ones that join (CR LF, conjoining jamo, combining marks, ZWJ emoji, flags, keycaps, a Devanagari conjunct, prepend).
+GRAPHEME_PIECES = [
+    "a", "Z", " ", "\n", "\r", "\r\n", "\t", "가", "각", "\u1100", "\u1161", "\u11a8", "e\u0301", "\u0301", "\u200d",
+    "👨", "👩", "👧", "🇰", "🇷", "\ufe0f", "\u20e3", "#", "क", "\u094d", "ष", "é", "ﬁ", "Å", "\u0600", "😀", "·",
+    "\u3000", "\u00a0",
+]
+
+
+def test_graphemes_split_text_as_the_browsers_segmenter_does(driver, demo_site):
+    """search.js segments only the stretches around joining characters with Intl.Segmenter; on random text of
+    characters that stand alone and ones that join, its clusters are the segmenter's own, everywhere."""
+    driver.get(file_url(demo_site.page("search.html")))
+    require_search_page(driver, demo_site)
+    differences = driver.execute_script("""
+        // Lone surrogates too (they cannot cross the WebDriver wire as text).
+        var pieces = arguments[0].concat([String.fromCharCode(0xd800), String.fromCharCode(0xdc00)]), seed = 7, wrong = [];
+        var segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+        function next(n) { seed = (seed * 1103515245 + 12345) % 2147483648; return seed % n; }
+        for (var i = 0; i < 20000 && wrong.length < 5; i++) {
+            var value = '', length = next(14);
+            for (var k = 0; k < length; k++) { value += pieces[next(pieces.length)]; }
+            var got = JSON.stringify(window.BoardArchiveSearch.graphemes(value));
+            var want = JSON.stringify(Array.from(segmenter.segment(value), function (s) { return { start: s.index, text: s.segment }; }));
+            if (got !== want) { wrong.push([value, got, want]); }
+        }
+        return wrong;""", GRAPHEME_PIECES)
+    assert not differences, "search.js splits graphemes unlike Intl.Segmenter: " + "; ".join(
+        f"{value!r}: {got} (segmenter: {want})" for value, got, want in differences)

@@ -26,10 +26,12 @@
   var TARGET_FIELDS = { all: ['title', 'writer', 'contents'], title: ['title'], contents: ['contents'], writer: ['writer'] };
 
   /* ---- Loading shards ------------------------------------------------------------------------------ */
-  var shards = Object.create(null);   // id -> payload (every lookup table is prototype-free: any key is safe)
-  var waiting = Object.create(null);  // id -> promise
+  var shards = Object.create(null);   // id -> payload of every shard a search has read (prototype-free: any key is safe)
+  var fetched = Object.create(null);  // id -> [payload, bytes] of every shard loaded, read yet or only fetched ahead
+  var waiting = Object.create(null);  // id -> promise of a load under way
   var loadedIds = [];   // every shard id loaded, in order (read by the benchmark)
-  var loadedBytes = 0;  // the declared sizes of every shard loaded
+  var readIds = [];     // every shard id read, in order (read by the engine check)
+  var loadedBytes = 0;  // the declared sizes of every shard read: what the byte budget counts
   // The index's record layout and byte budget are the manifest's `layout` (SearchRecordLayout in the builder):
   // `meta` (a metadata record's field positions), `postings` (the posting lists' order), `budget` (bytes one run of a
   // search may load before it pauses), `fileEstimate` (what an index file not loaded yet is expected to weigh).
@@ -39,24 +41,36 @@
   function field(record, name) { return record[LAYOUT.meta[name]]; }
   function postingCount() { return Object.keys(LAYOUT.postings).length; }
   window.BoardArchiveSearch = {
-    load: function (id, data, bytes) { shards[id] = data; loadedBytes += bytes > 0 ? bytes : 0; },
+    load: function (id, data, bytes) { fetched[id] = [data, bytes > 0 ? bytes : 0]; },
     loaded: loadedIds,
+    read: readIds,
     setBudget: function (bytes) { budgetOverride = bytes; }
   };
   var base = app.getAttribute('data-index') || 'search/';
 
-  function loadShard(id) {
-    if (Object.prototype.hasOwnProperty.call(shards, id)) { return Promise.resolve(shards[id]); }
+  /* Loads a shard's script once; resolves to [payload, bytes], [null, 0] for a file that does not exist. */
+  function fetchShard(id) {
+    if (fetched[id]) { return Promise.resolve(fetched[id]); }
     if (waiting[id]) { return waiting[id]; }
     waiting[id] = new Promise(function (resolve) {
       var script = document.createElement('script');
       script.src = base + id + '.js';
       script.charset = 'utf-8';
-      script.onload = function () { loadedIds.push(id); resolve(Object.prototype.hasOwnProperty.call(shards, id) ? shards[id] : null); };
-      script.onerror = function () { shards[id] = null; resolve(null); };  // an empty bucket has no file
+      script.onload = function () { loadedIds.push(id); fetched[id] = fetched[id] || [null, 0]; resolve(fetched[id]); };
+      script.onerror = function () { fetched[id] = [null, 0]; resolve(fetched[id]); };  // an empty bucket has no file
       document.head.appendChild(script);
     });
     return waiting[id];
+  }
+
+  /* A shard a search reads: loaded if need be (or already fetched ahead), its bytes counted the first time it is read.
+   * The budget counts reads, not loads, so fetching ahead changes when a search waits, never where it pauses. */
+  function loadShard(id) {
+    if (Object.prototype.hasOwnProperty.call(shards, id)) { return Promise.resolve(shards[id]); }
+    return fetchShard(id).then(function (entry) {
+      if (!Object.prototype.hasOwnProperty.call(shards, id)) { shards[id] = entry[0]; loadedBytes += entry[1]; readIds.push(id); }
+      return shards[id];
+    });
   }
 
   /* ---- Text ---------------------------------------------------------------------------------------- */
@@ -257,6 +271,7 @@
     this.blockIndex = 0;
     this.block = null;
     this.cursor = 0;
+    this.aheadUntil = 0;  // candidates before this one have had their files fetched ahead
     this.allowed = null;
     this.done = this.plans.length === 0;
     this.paused = false;
@@ -323,6 +338,33 @@
     return unloaded(contentsIds(blockIndex, position, shards[id] ? shards[id][position % manifest.m] : null));
   };
 
+  /* Fetches at once the index files of the next candidates, so the search waits for one round of loading instead of
+   * one per group of posts. Only files the run is bound to read: the candidates it will verify before it has `count`
+   * hits (each yields at most one; the last hit's row is not read), while the budget, every file counted at
+   * `fileEstimate`, allows them; their metadata shards, and their contents shards when every word may be in the
+   * contents (then verifying or showing the post reads them). verify() then reads them in order, as before. */
+  Search.prototype.fetchAhead = function (count) {
+    var block = this.block, contentsList = LAYOUT.postings.contents, need = count - this.hits.length - 1;
+    var spent = loadedBytes - this.runStart, metas = [], planned = Object.create(null), i = this.cursor;
+    for (; i < block.candidates.length && i - this.cursor < need; i++) {
+      var position = block.candidates[i], id = metaId(this.blockIndex, position), files = 0;
+      var inContents = block.sets.every(function (s) { return s[contentsList].has(position); });
+      if (!planned[id] && !Object.prototype.hasOwnProperty.call(shards, id)) { files++; }
+      if (inContents) { files++; }
+      if (i > this.cursor && spent + files * LAYOUT.fileEstimate > this.budget) { break; }
+      spent += files * LAYOUT.fileEstimate;
+      planned[id] = true;
+      metas.push([id, position, inContents]);
+    }
+    this.aheadUntil = i;
+    var blockIndex = this.blockIndex;
+    metas.forEach(function (entry) {
+      fetchShard(entry[0]).then(function (meta) {
+        if (entry[2] && meta[0]) { contentsIds(blockIndex, entry[1], meta[0][entry[1] % manifest.m]).forEach(function (id) { fetchShard(id); }); }
+      });
+    });
+  };
+
   Search.prototype.directory = function () {
     var self = this, tokens = this.tokens();
     return Promise.all(tokens.map(function (token) {
@@ -362,6 +404,7 @@
       return matchBlock(self.blockIndex, self.plans, self.fields, self.board).then(function (block) {
         self.block = block;
         self.cursor = 0;
+        self.aheadUntil = 0;
         return self.step(count);
       });
     }
@@ -372,6 +415,7 @@
     }
     var position = self.block.candidates[self.cursor], blockIndex = self.blockIndex;
     if (self.overBudget(self.candidateFiles(blockIndex, position))) { return Promise.resolve(self.hits); }
+    if (self.cursor >= self.aheadUntil) { self.fetchAhead(count); }
     self.cursor++;
     return verify(blockIndex, position, self.plans, self.fields, self.block.sets).then(function (contentsCandidate) {
       if (contentsCandidate === null) { return self.step(count); }
@@ -406,12 +450,51 @@
   try { if (typeof Intl !== 'undefined' && Intl.Segmenter) { segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' }); } } catch (e) { segmenter = null; }
   var JOINER = /^[\p{M}\u200d\u1160-\u11ff\ud7b0-\ud7ff\uff9e\uff9f\u{1f3fb}-\u{1f3ff}]/u;
 
+  /* normalize() of one segment, remembered: a text has few distinct segments, and normalising each anew was most
+   * of the time of showing a page of results with their snippets. */
+  var normalizedSegments = new Map();
+  function normalizedSegment(segment) {
+    var piece = normalizedSegments.get(segment);
+    if (piece === undefined) {
+      if (normalizedSegments.size >= 65536) { normalizedSegments.clear(); }
+      piece = normalize(segment);
+      normalizedSegments.set(segment, piece);
+    }
+    return piece;
+  }
+
+  /* Characters no rule of UAX #29 joins to one another: printable ASCII, tab, line feed and precomposed Hangul
+   * syllables. Between two of them a grapheme cluster always ends (none is Extend, ZWJ, SpacingMark, Prepend, CR,
+   * a regional indicator or a conjoining jamo). */
+  function lone(value, at) {
+    var c = value.charCodeAt(at);
+    return c === 9 || c === 10 || (c >= 0x20 && c <= 0x7e) || (c >= 0xac00 && c <= 0xd7a3);
+  }
+
+  /* Appends the grapheme clusters of `value` to `segments` ({start, text}), as Intl.Segmenter finds them: the
+   * segmenter reads only the stretches of other characters, each with one character either side (the only ones a
+   * cluster there can take in), and every other character is a cluster of its own. Iterating the segmenter over a
+   * whole post was most of the time of showing a page of results with their snippets. */
+  function graphemes(value, segments) {
+    var at = 0, length = value.length;
+    while (at < length) {
+      if (lone(value, at)) { segments.push({ start: at, text: value.charAt(at) }); at++; continue; }
+      var start = Math.max(0, at - 1), end = at;
+      // A stretch ends after a lone character followed by another (no cluster crosses between them) or at the end.
+      while (end < length && !(lone(value, end) && (end + 1 === length || lone(value, end + 1)))) { end++; }
+      end = Math.min(length, end + 1);
+      if (start < at) { segments.pop(); }
+      var it = segmenter.segment(value.slice(start, end))[Symbol.iterator](), step;
+      while (!(step = it.next()).done) { segments.push({ start: start + step.value.index, text: step.value.segment }); }
+      at = end;
+    }
+  }
+
   /* Splits text into grapheme-like segments and maps the normalised text back to them. */
   function segmentMap(value) {
     var segments = [];
     if (segmenter) {
-      var it = segmenter.segment(value)[Symbol.iterator](), step;
-      while (!(step = it.next()).done) { segments.push({ start: step.value.index, text: step.value.segment }); }
+      graphemes(value, segments);
     } else {
       var offset = 0;
       Array.from(value).forEach(function (point) {
@@ -421,7 +504,7 @@
     }
     var normalized = '', owner = [];
     segments.forEach(function (segment, index) {
-      var piece = normalize(segment.text);
+      var piece = normalizedSegment(segment.text);
       normalized += piece;
       for (var i = 0; i < piece.length; i++) { owner.push(index); }
     });
@@ -474,6 +557,7 @@
   }
 
   window.BoardArchiveSearch.appendMarked = appendMarked;
+  window.BoardArchiveSearch.graphemes = function (value) { var list = []; if (segmenter) { graphemes(value, list); } return list; };
   window.BoardArchiveSearch.snippet = snippet;
 
   /* ---- Dates (the archive's time zone, the reader's clock), as site.js does ------------------------- */
