@@ -121,7 +121,7 @@ def test_graphemes_split_text_as_the_browsers_segmenter_does(driver, demo_site):
         // Lone surrogates too (they cannot cross the WebDriver wire as text).
         var pieces = arguments[0].concat([String.fromCharCode(0xd800), String.fromCharCode(0xdc00)]), seed = 7, wrong = [];
         var segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
-        function next(n) { seed = (seed * 1103515245 + 12345) % 2147483648; return seed % n; }
+        function next(n) { seed = (Math.imul(seed, 1103515245) + 12345) >>> 0; return (seed >>> 16) % n; }
         for (var i = 0; i < 20000 && wrong.length < 5; i++) {
             var value = '', length = next(14);
             for (var k = 0; k < length; k++) { value += pieces[next(pieces.length)]; }
@@ -132,3 +132,24 @@ def test_graphemes_split_text_as_the_browsers_segmenter_does(driver, demo_site):
         return wrong;""", GRAPHEME_PIECES)
     assert not differences, "search.js splits graphemes unlike Intl.Segmenter: " + "; ".join(
         f"{value!r}: {got} (segmenter: {want})" for value, got, want in differences)
+
+
+def test_text_of_standalone_characters_is_marked_as_by_the_segment_map(driver, demo_site):
+    """Text of characters that stand alone skips the segment map (one character, one segment, A-Z lowered): its
+    marks equal those of the same text mapped segment by segment (a trailing no-break space forces the map)."""
+    driver.get(file_url(demo_site.page("search.html")))
+    require_search_page(driver, demo_site)
+    differences = driver.execute_script("""
+        var api = window.BoardArchiveSearch, pieces = ['a', 'B', 'Z', 'z', ' ', '\\n', '\\t', '가', '서울', 'Re', '~', 'RE'];
+        var words = ['a', 'b', 're', '서울', 'z z', 'ab', '울r', '~'], seed = 11, wrong = [];
+        function next(n) { seed = (Math.imul(seed, 1103515245) + 12345) >>> 0; return (seed >>> 16) % n; }
+        for (var i = 0; i < 5000 && wrong.length < 5; i++) {
+            var value = '', length = next(20), chosen = [words[next(words.length)], words[next(words.length)]];
+            for (var k = 0; k < length; k++) { value += pieces[next(pieces.length)]; }
+            var fast = JSON.stringify(api.matchRanges(value, chosen));
+            var mapped = JSON.stringify(api.matchRanges(value + '\\u00a0', chosen));
+            if (fast !== mapped) { wrong.push([value, chosen, fast, mapped]); }
+        }
+        return wrong;""")
+    assert not differences, "marks differ without the segment map: " + "; ".join(
+        f"{value!r} {words}: {fast} (mapped: {mapped})" for value, words, fast, mapped in differences)

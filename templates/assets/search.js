@@ -29,9 +29,14 @@
   var shards = Object.create(null);   // id -> payload of every shard a search has read (prototype-free: any key is safe)
   var fetched = Object.create(null);  // id -> [payload, bytes] of every shard loaded, read yet or only fetched ahead
   var waiting = Object.create(null);  // id -> promise of a load under way
-  var loadedIds = [];   // every shard id loaded, in order (read by the benchmark)
+  var loadedIds = [];   // every shard id loaded, in order
+  var requestedIds = [];  // every shard id asked for, in order, whether it came in yet or not (read by the benchmark)
   var readIds = [];     // every shard id read, in order (read by the engine check)
   var loadedBytes = 0;  // the declared sizes of every shard read: what the byte budget counts
+  var largestFetched = 0;  // the largest index file loaded but the manifest
+  // What fetching ahead expects a file not loaded yet to weigh: the largest so far, at least `fileEstimate` (erring
+  // high, it fetches less than the run may read rather than more).
+  function likelySize() { return Math.max(LAYOUT.fileEstimate, largestFetched); }
   // The index's record layout and byte budget are the manifest's `layout` (SearchRecordLayout in the builder):
   // `meta` (a metadata record's field positions), `postings` (the posting lists' order), `budget` (bytes one run of a
   // search may load before it pauses), `fileEstimate` (what an index file not loaded yet is expected to weigh).
@@ -41,7 +46,10 @@
   function field(record, name) { return record[LAYOUT.meta[name]]; }
   function postingCount() { return Object.keys(LAYOUT.postings).length; }
   window.BoardArchiveSearch = {
-    load: function (id, data, bytes) { fetched[id] = [data, bytes > 0 ? bytes : 0]; },
+    load: function (id, data, bytes) {
+      fetched[id] = [data, bytes > 0 ? bytes : 0];
+      if (id !== 'manifest') { largestFetched = Math.max(largestFetched, fetched[id][1]); }
+    },
     loaded: loadedIds,
     read: readIds,
     setBudget: function (bytes) { budgetOverride = bytes; }
@@ -52,6 +60,7 @@
   function fetchShard(id) {
     if (fetched[id]) { return Promise.resolve(fetched[id]); }
     if (waiting[id]) { return waiting[id]; }
+    requestedIds.push(id);
     waiting[id] = new Promise(function (resolve) {
       var script = document.createElement('script');
       script.src = base + id + '.js';
@@ -272,6 +281,8 @@
     this.block = null;
     this.cursor = 0;
     this.aheadUntil = 0;  // candidates before this one have had their files fetched ahead
+    this.count = 0;       // the hits the run under way looks for
+    this.checked = -1;    // the candidate step() last let through the budget check
     this.allowed = null;
     this.done = this.plans.length === 0;
     this.paused = false;
@@ -338,31 +349,62 @@
     return unloaded(contentsIds(blockIndex, position, shards[id] ? shards[id][position % manifest.m] : null));
   };
 
-  /* Fetches at once the index files of the next candidates, so the search waits for one round of loading instead of
-   * one per group of posts. Only files the run is bound to read: the candidates it will verify before it has `count`
-   * hits (each yields at most one; the last hit's row is not read), while the budget, every file counted at
-   * `fileEstimate`, allows them; their metadata shards, and their contents shards when every word may be in the
-   * contents (then verifying or showing the post reads them). verify() then reads them in order, as before. */
-  Search.prototype.fetchAhead = function (count) {
-    var block = this.block, contentsList = LAYOUT.postings.contents, need = count - this.hits.length - 1;
-    var spent = loadedBytes - this.runStart, metas = [], planned = Object.create(null), i = this.cursor;
-    for (; i < block.candidates.length && i - this.cursor < need; i++) {
-      var position = block.candidates[i], id = metaId(this.blockIndex, position), files = 0;
-      var inContents = block.sets.every(function (s) { return s[contentsList].has(position); });
-      if (!planned[id] && !Object.prototype.hasOwnProperty.call(shards, id)) { files++; }
-      if (inContents) { files++; }
-      if (i > this.cursor && spent + files * LAYOUT.fileEstimate > this.budget) { break; }
-      spent += files * LAYOUT.fileEstimate;
-      planned[id] = true;
-      metas.push([id, position, inContents]);
+  /* Fetches at once the index files of the next candidates, so the search waits for a round of loading instead of
+   * one per file. Only files the run is bound to read: those of the candidates it verifies before it has `count` hits
+   * (each yields at most one; the last hit's row is not read) while its budget allows, checked as step() will check
+   * it (each file not read yet at `fileEstimate`) with what is known of what comes before (the sizes of the files
+   * fetched, likelySize() for the others): their metadata shards, and their contents shards when every word may be
+   * in the contents (then verifying or showing the post reads them), named once the metadata is in. Each file that
+   * comes in tells more (a size, contents shards), so the plan is made again. verify() reads the files in order. */
+  Search.prototype.fetchAhead = function () {
+    var self = this, block = this.block, blockIndex = this.blockIndex, contentsList = LAYOUT.postings.contents;
+    if (this.cancelled || block === null) { return; }
+    // From the candidate step() let through last (its files may still be coming in), which needs no check.
+    var from = this.checked >= 0 ? this.checked : this.cursor, i = from;
+    var spent = loadedBytes - this.runStart, counted = Object.create(null);
+    function unread(id) { return id === null || (!counted[id] && !Object.prototype.hasOwnProperty.call(shards, id)); }
+    function replan() { if (self.block === block) { self.fetchAhead(); } }
+    for (; i < block.candidates.length && i - from < this.count - this.hits.length - 1; i++) {
+      var position = block.candidates[i], metaShard = metaId(blockIndex, position), files = [metaShard], contents = [];
+      var inContents = function (s) { return s[contentsList].has(position); };
+      if (block.sets.some(inContents)) {
+        var meta = fetched[metaShard];
+        // Contents shards not known yet count as one, as candidateFiles() counts them.
+        contents = meta ? contentsIds(blockIndex, position, meta[0] ? meta[0][position % manifest.m] : null) : [null];
+      }
+      // The check counts the contents shards when a word may be in them (as candidateFiles() does), and so does what
+      // is spent after it; only those of candidates with every word there are sure to be read, and fetched.
+      var sure = block.sets.every(inContents);
+      files = files.filter(unread);
+      contents = contents.filter(unread);
+      if (i !== this.checked && spent > 0 && spent + (files.length + contents.length) * LAYOUT.fileEstimate > this.budget) { break; }
+      files.concat(contents).forEach(function (id, k) {
+        if (id === null) { spent += likelySize(); return; }
+        counted[id] = true;
+        spent += fetched[id] ? fetched[id][1] : likelySize();
+        if ((k < files.length || sure) && !fetched[id] && !waiting[id]) { fetchShard(id).then(replan); }
+      });
     }
     this.aheadUntil = i;
-    var blockIndex = this.blockIndex;
-    metas.forEach(function (entry) {
-      fetchShard(entry[0]).then(function (meta) {
-        if (entry[2] && meta[0]) { contentsIds(blockIndex, entry[1], meta[0][entry[1] % manifest.m]).forEach(function (id) { fetchShard(id); }); }
+  };
+
+  /* After a block without candidates, the next blocks the directory allows are read one after another while they
+   * have none either (a rare or absent word): fetches the posting shards of the next ones at once, at most
+   * AHEAD_FILES files and while the budget, checked as step() checks a block, allows. A block with candidates may
+   * stop the run before the ones after it: then what was fetched for them is loaded but not read. */
+  var AHEAD_FILES = 8;
+  Search.prototype.fetchBlocksAhead = function () {
+    if (!this.allowed) { return; }  // before the directory is read, the next step is the directory
+    var spent = loadedBytes - this.runStart, files = 0;
+    for (var b = this.blockIndex + 1; b < manifest.blocks.length && files < AHEAD_FILES; b++) {
+      if (!this.allowed.has(blockNumber(manifest.blocks[b][0]))) { continue; }
+      var ids = this.blockIds(b).filter(function (id, k, all) { return all.indexOf(id) === k && !Object.prototype.hasOwnProperty.call(shards, id); });
+      if (spent > 0 && spent + ids.length * LAYOUT.fileEstimate > this.budget) { return; }
+      ids.forEach(function (id) {
+        spent += fetched[id] ? fetched[id][1] : likelySize();
+        if (!fetched[id] && !waiting[id]) { files++; fetchShard(id); }
       });
-    });
+    }
   };
 
   Search.prototype.directory = function () {
@@ -380,6 +422,7 @@
   /* Finds hits until there are at least `count`, no more, or this run's byte budget is spent (then `paused`);
    * resolves to the hit list. Each call is a new run with a new budget, resuming where the last one stopped. */
   Search.prototype.fill = function (count, budget) {
+    this.count = count;
     this.paused = false;
     this.runStart = loadedBytes;
     this.budget = budget || budgetBytes();
@@ -405,6 +448,8 @@
         self.block = block;
         self.cursor = 0;
         self.aheadUntil = 0;
+        self.checked = -1;
+        if (!block.candidates.length) { self.fetchBlocksAhead(); }
         return self.step(count);
       });
     }
@@ -415,7 +460,8 @@
     }
     var position = self.block.candidates[self.cursor], blockIndex = self.blockIndex;
     if (self.overBudget(self.candidateFiles(blockIndex, position))) { return Promise.resolve(self.hits); }
-    if (self.cursor >= self.aheadUntil) { self.fetchAhead(count); }
+    self.checked = self.cursor;
+    if (self.cursor >= self.aheadUntil) { self.fetchAhead(); }
     self.cursor++;
     return verify(blockIndex, position, self.plans, self.fields, self.block.sets).then(function (contentsCandidate) {
       if (contentsCandidate === null) { return self.step(count); }
@@ -466,10 +512,8 @@
   /* Characters no rule of UAX #29 joins to one another: printable ASCII, tab, line feed and precomposed Hangul
    * syllables. Between two of them a grapheme cluster always ends (none is Extend, ZWJ, SpacingMark, Prepend, CR,
    * a regional indicator or a conjoining jamo). */
-  function lone(value, at) {
-    var c = value.charCodeAt(at);
-    return c === 9 || c === 10 || (c >= 0x20 && c <= 0x7e) || (c >= 0xac00 && c <= 0xd7a3);
-  }
+  var LONE = /[\t\n\x20-\x7e\uac00-\ud7a3]/, ALL_LONE = new RegExp('^' + LONE.source + '*$');
+  function lone(value, at) { return LONE.test(value.charAt(at)); }
 
   /* Appends the grapheme clusters of `value` to `segments` ({start, text}), as Intl.Segmenter finds them: the
    * segmenter reads only the stretches of other characters, each with one character either side (the only ones a
@@ -490,8 +534,11 @@
     }
   }
 
-  /* Splits text into grapheme-like segments and maps the normalised text back to them. */
+  /* Splits text into grapheme-like segments and maps the normalised text back to them. Text of characters that stand
+   * alone (most posts) maps one to one: every character is a segment, and normalising lowers A-Z, nothing else; its
+   * map has no segment list (`segments` null). */
   function segmentMap(value) {
+    if (ALL_LONE.test(value)) { return { segments: null, normalized: value.toLowerCase(), owner: null, length: value.length }; }
     var segments = [];
     if (segmenter) {
       graphemes(value, segments);
@@ -502,13 +549,18 @@
         offset += point.length;
       });
     }
-    var normalized = '', owner = [];
-    segments.forEach(function (segment, index) {
-      var piece = normalizedSegment(segment.text);
-      normalized += piece;
+    var pieces = [], owner = [];
+    for (var index = 0; index < segments.length; index++) {
+      var text = segments[index].text, piece = text;
+      if (text.length !== 1 || !lone(text, 0)) {
+        piece = normalizedSegment(text);
+      } else if (text >= 'A' && text <= 'Z') {
+        piece = text.toLowerCase();  // the rest of them normalise to themselves
+      }
+      pieces.push(piece);
       for (var i = 0; i < piece.length; i++) { owner.push(index); }
-    });
-    return { segments: segments, normalized: normalized, owner: owner, length: value.length };
+    }
+    return { segments: segments, normalized: pieces.join(''), owner: owner, length: value.length };
   }
 
   /* The original [start, end) ranges of every occurrence of the words; overlapping ones merge, adjacent ones stay apart. */
@@ -518,8 +570,12 @@
       if (!word) { return; }
       var from = 0, at;
       while ((at = map.normalized.indexOf(word, from)) >= 0) {
-        var first = map.segments[map.owner[at]], last = map.segments[map.owner[at + word.length - 1]];
-        ranges.push([first.start, last.start + last.text.length]);
+        if (map.segments === null) {
+          ranges.push([at, at + word.length]);
+        } else {
+          var first = map.segments[map.owner[at]], last = map.segments[map.owner[at + word.length - 1]];
+          ranges.push([first.start, last.start + last.text.length]);
+        }
         from = at + word.length;
       }
     });
@@ -550,7 +606,7 @@
     var map = segmentMap(value), ranges = matchRanges(map, words);
     if (!ranges.length) { return null; }
     var start = Math.max(0, ranges[0][0] - 40), end = Math.min(value.length, ranges[0][1] + 80);
-    var segs = map.segments;
+    var segs = map.segments || [];  // without a list every character is a segment: start and end are boundaries
     for (var i = 0; i < segs.length; i++) { if (segs[i].start <= start) { start = segs[i].start; } else { break; } }
     for (var j = 0; j < segs.length; j++) { if (segs[j].start >= end) { end = segs[j].start; break; } if (j === segs.length - 1) { end = value.length; } }
     return (start > 0 ? '\u2026' : '') + value.slice(start, end).replace(/\s+/g, ' ') + (end < value.length ? '\u2026' : '');
@@ -558,6 +614,7 @@
 
   window.BoardArchiveSearch.appendMarked = appendMarked;
   window.BoardArchiveSearch.graphemes = function (value) { var list = []; if (segmenter) { graphemes(value, list); } return list; };
+  window.BoardArchiveSearch.matchRanges = function (value, words) { return matchRanges(segmentMap(value), words); };
   window.BoardArchiveSearch.snippet = snippet;
 
   /* ---- Dates (the archive's time zone, the reader's clock), as site.js does ------------------------- */
@@ -800,10 +857,11 @@
       renderRecent();
       return Promise.resolve();
     }
+    var ready = ensureManifest();  // loading while the recent searches are stored and shown
     remember(query.trim(), target);
     renderRecent();
     setStatus(text('searching'));
-    return ensureManifest().then(function () {
+    return ready.then(function () {
       // What the abandoned search still loads must not count against this one's budget.
       return previous ? previous.idle() : null;
     }).then(function () {
@@ -821,7 +879,7 @@
     }).then(function () {
       // For the benchmark: how long the query took, and how long since the page started loading.
       window.BoardArchiveSearch.lastRun = {
-        query: query, target: target, ms: now() - state.started, sinceNavigation: now(), shards: loadedIds.slice(),
+        query: query, target: target, ms: now() - state.started, sinceNavigation: now(), shards: requestedIds.slice(),
         hits: state.search ? state.search.hits.length : 0, paused: state.search ? state.search.paused : false
       };
       app.setAttribute('data-ready', String(state.generation));
