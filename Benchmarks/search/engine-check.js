@@ -59,7 +59,8 @@ function engine() {
     await first.fill(31);
     // Let what was fetched ahead finish loading before it is counted.
     await new Promise((resolve) => setTimeout(resolve, 5));
-    const read = cold.read.filter((id) => id !== 'manifest');
+    // Files that do not exist (empty buckets) are read as empty; the oracle's paths leave them out.
+    const read = cold.read.filter((id) => id !== 'manifest' && fs.existsSync(path.join(siteDir, 'search', `${id}.js`)));
     firstRuns.push({ read: read.map((id) => `search/${id}.js`).sort(), paused: first.paused, unread: cold.loaded.filter((id) => !read.includes(id) && id !== 'manifest').length });
   }
   process.stdout.write(JSON.stringify({ answers, firstRuns }));

@@ -134,22 +134,28 @@ def test_graphemes_split_text_as_the_browsers_segmenter_does(driver, demo_site):
         f"{value!r}: {got} (segmenter: {want})" for value, got, want in differences)
 
 
-def test_text_of_standalone_characters_is_marked_as_by_the_segment_map(driver, demo_site):
-    """Text of characters that stand alone skips the segment map (one character, one segment, A-Z lowered): its
-    marks equal those of the same text mapped segment by segment (a trailing no-break space forces the map)."""
+def test_text_of_standalone_characters_is_marked_and_excerpted_as_by_the_segmenter(driver, demo_site):
+    """Text of characters that stand alone skips the segment map (one character, one segment, A-Z lowered) and other
+    text is segmented only around joining characters: marks and snippets equal those of the reference map (the
+    segmenter over the whole text, normalize() of every segment), on random text of every printable ASCII character,
+    tab, line feed and Hangul syllables, with and without a joining character."""
     driver.get(file_url(demo_site.page("search.html")))
     require_search_page(driver, demo_site)
     differences = driver.execute_script("""
-        var api = window.BoardArchiveSearch, pieces = ['a', 'B', 'Z', 'z', ' ', '\\n', '\\t', '가', '서울', 'Re', '~', 'RE'];
-        var words = ['a', 'b', 're', '서울', 'z z', 'ab', '울r', '~'], seed = 11, wrong = [];
+        var api = window.BoardArchiveSearch, pieces = ['\\t', '\\n', '가', '서울', '힣', '각'], seed = 11, wrong = [];
+        for (var c = 0x20; c <= 0x7e; c++) { pieces.push(String.fromCharCode(c)); }
         function next(n) { seed = (Math.imul(seed, 1103515245) + 12345) >>> 0; return (seed >>> 16) % n; }
-        for (var i = 0; i < 5000 && wrong.length < 5; i++) {
-            var value = '', length = next(20), chosen = [words[next(words.length)], words[next(words.length)]];
+        for (var i = 0; i < 4000 && wrong.length < 5; i++) {
+            var value = '', length = next(160);
             for (var k = 0; k < length; k++) { value += pieces[next(pieces.length)]; }
-            var fast = JSON.stringify(api.matchRanges(value, chosen));
-            var mapped = JSON.stringify(api.matchRanges(value + '\\u00a0', chosen));
-            if (fast !== mapped) { wrong.push([value, chosen, fast, mapped]); }
+            if (i % 2) { var at = next(value.length + 1); value = value.slice(0, at) + 'e\\u0301' + value.slice(at); }
+            // Words from the text itself (normalised), so most of them match somewhere.
+            var normal = api.normalize(value), words = [];
+            for (var w = 0; w < 2 && normal.length; w++) { var from = next(normal.length); words.push(normal.slice(from, from + 1 + next(3)).trim() || 'a'); }
+            var fast = JSON.stringify([api.matchRanges(value, words), api.snippet(value, words)]);
+            var reference = JSON.stringify([api.matchRanges(value, words, true), api.snippet(value, words, true)]);
+            if (fast !== reference) { wrong.push([value, words, fast, reference]); }
         }
         return wrong;""")
-    assert not differences, "marks differ without the segment map: " + "; ".join(
-        f"{value!r} {words}: {fast} (mapped: {mapped})" for value, words, fast, mapped in differences)
+    assert not differences, "marks or snippets differ from the reference segment map: " + "; ".join(
+        f"{value!r} {words}: {fast} (reference: {reference})" for value, words, fast, reference in differences)

@@ -366,8 +366,8 @@
     function replan() { if (self.block === block) { self.fetchAhead(); } }
     for (; i < block.candidates.length && i - from < this.count - this.hits.length - 1; i++) {
       var position = block.candidates[i], metaShard = metaId(blockIndex, position), files = [metaShard], contents = [];
-      var inContents = function (s) { return s[contentsList].has(position); };
-      if (block.sets.some(inContents)) {
+      var inContents = function (s) { return s[contentsList].has(position); }, some = block.sets.some(inContents);
+      if (some) {
         var meta = fetched[metaShard];
         // Contents shards not known yet count as one, as candidateFiles() counts them.
         contents = meta ? contentsIds(blockIndex, position, meta[0] ? meta[0][position % manifest.m] : null) : [null];
@@ -377,7 +377,9 @@
       var sure = block.sets.every(inContents);
       files = files.filter(unread);
       contents = contents.filter(unread);
-      if (i !== this.checked && spent > 0 && spent + (files.length + contents.length) * LAYOUT.fileEstimate > this.budget) { break; }
+      // As candidateFiles(): an unread metadata shard and one contents shard, else the unread contents shards.
+      var asChecked = files.length && some ? files.length + 1 : files.length + contents.length;
+      if (i !== this.checked && spent > 0 && spent + asChecked * LAYOUT.fileEstimate > this.budget) { break; }
       files.concat(contents).forEach(function (id, k) {
         if (id === null) { spent += likelySize(); return; }
         counted[id] = true;
@@ -394,7 +396,7 @@
    * stop the run before the ones after it: then what was fetched for them is loaded but not read. */
   var AHEAD_FILES = 8;
   Search.prototype.fetchBlocksAhead = function () {
-    if (!this.allowed) { return; }  // before the directory is read, the next step is the directory
+    if (this.cancelled || !this.allowed) { return; }  // before the directory is read, the next step is the directory
     var spent = loadedBytes - this.runStart, files = 0;
     for (var b = this.blockIndex + 1; b < manifest.blocks.length && files < AHEAD_FILES; b++) {
       if (!this.allowed.has(blockNumber(manifest.blocks[b][0]))) { continue; }
@@ -536,11 +538,14 @@
 
   /* Splits text into grapheme-like segments and maps the normalised text back to them. Text of characters that stand
    * alone (most posts) maps one to one: every character is a segment, and normalising lowers A-Z, nothing else; its
-   * map has no segment list (`segments` null). */
-  function segmentMap(value) {
-    if (ALL_LONE.test(value)) { return { segments: null, normalized: value.toLowerCase(), owner: null, length: value.length }; }
+   * map has no segment list (`segments` null). With `reference` (the tests' yardstick for those shortcuts) it takes
+   * none: the segmenter over the whole text and normalize() of every segment. */
+  function segmentMap(value, reference) {
+    if (!reference && ALL_LONE.test(value)) { return { segments: null, normalized: value.toLowerCase(), owner: null, length: value.length }; }
     var segments = [];
-    if (segmenter) {
+    if (segmenter && reference) {
+      Array.from(segmenter.segment(value), function (s) { segments.push({ start: s.index, text: s.segment }); });
+    } else if (segmenter) {
       graphemes(value, segments);
     } else {
       var offset = 0;
@@ -552,7 +557,9 @@
     var pieces = [], owner = [];
     for (var index = 0; index < segments.length; index++) {
       var text = segments[index].text, piece = text;
-      if (text.length !== 1 || !lone(text, 0)) {
+      if (reference) {
+        piece = normalize(text);
+      } else if (text.length !== 1 || !lone(text, 0)) {
         piece = normalizedSegment(text);
       } else if (text >= 'A' && text <= 'Z') {
         piece = text.toLowerCase();  // the rest of them normalise to themselves
@@ -602,19 +609,21 @@
   }
 
   /* A short excerpt of `value` around the first occurrence of any word, or null. */
-  function snippet(value, words) {
-    var map = segmentMap(value), ranges = matchRanges(map, words);
+  function snippet(value, words, reference) {
+    var map = segmentMap(value, reference), ranges = matchRanges(map, words);
     if (!ranges.length) { return null; }
-    var start = Math.max(0, ranges[0][0] - 40), end = Math.min(value.length, ranges[0][1] + 80);
+    var start = Math.max(0, ranges[0][0] - 40), end = Math.min(value.length, ranges[0][1] + 80), want = start;
     var segs = map.segments || [];  // without a list every character is a segment: start and end are boundaries
-    for (var i = 0; i < segs.length; i++) { if (segs[i].start <= start) { start = segs[i].start; } else { break; } }
+    // Back to the start of the segment holding `want` (compared with `want`: comparing with `start` as it moved
+    // stopped at the first segment, so excerpts began at the start of the post).
+    for (var i = 0; i < segs.length; i++) { if (segs[i].start <= want) { start = segs[i].start; } else { break; } }
     for (var j = 0; j < segs.length; j++) { if (segs[j].start >= end) { end = segs[j].start; break; } if (j === segs.length - 1) { end = value.length; } }
     return (start > 0 ? '\u2026' : '') + value.slice(start, end).replace(/\s+/g, ' ') + (end < value.length ? '\u2026' : '');
   }
 
   window.BoardArchiveSearch.appendMarked = appendMarked;
   window.BoardArchiveSearch.graphemes = function (value) { var list = []; if (segmenter) { graphemes(value, list); } return list; };
-  window.BoardArchiveSearch.matchRanges = function (value, words) { return matchRanges(segmentMap(value), words); };
+  window.BoardArchiveSearch.matchRanges = function (value, words, reference) { return matchRanges(segmentMap(value, reference), words); };
   window.BoardArchiveSearch.snippet = snippet;
 
   /* ---- Dates (the archive's time zone, the reader's clock), as site.js does ------------------------- */
