@@ -305,13 +305,17 @@
     return true;
   };
 
-  /* How many of these shard ids are neither loaded nor known to be missing. */
-  function unloaded(ids) {
-    var seen = Object.create(null), count = 0;
-    ids.forEach(function (id) {
-      if (!seen[id] && !Object.prototype.hasOwnProperty.call(shards, id)) { seen[id] = true; count++; }
+  /* How many of these shard ids are neither read nor known to be missing. */
+  function unloaded(ids) { return unreadIds(ids).length; }
+
+  /* These shard ids, each once, but those read already or known to be missing. */
+  function unreadIds(ids) {
+    var seen = Object.create(null);
+    return ids.filter(function (id) {
+      if (seen[id] || Object.prototype.hasOwnProperty.call(shards, id)) { return false; }
+      seen[id] = true;
+      return true;
     });
-    return count;
   }
 
   Search.prototype.tokens = function () {
@@ -400,7 +404,7 @@
     var spent = loadedBytes - this.runStart, files = 0;
     for (var b = this.blockIndex + 1; b < manifest.blocks.length && files < AHEAD_FILES; b++) {
       if (!this.allowed.has(blockNumber(manifest.blocks[b][0]))) { continue; }
-      var ids = this.blockIds(b).filter(function (id, k, all) { return all.indexOf(id) === k && !Object.prototype.hasOwnProperty.call(shards, id); });
+      var ids = unreadIds(this.blockIds(b));
       if (spent > 0 && spent + ids.length * LAYOUT.fileEstimate > this.budget) { return; }
       ids.forEach(function (id) {
         spent += fetched[id] ? fetched[id][1] : likelySize();

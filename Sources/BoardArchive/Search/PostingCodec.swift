@@ -71,10 +71,14 @@ enum PostingCodec {
         return positions
     }
 
+    /// The lists of a token no entry holds: one empty list per ``SearchField``.
+    static let noLists = [[Int]](repeating: [], count: SearchField.allCases.count)
+
     /// The lists of a posting entry, `title.contents.writer`, one per ``SearchField`` (the entry drops trailing empty
     /// lists; they come back empty).
     static func decodeLists(_ lists: String) -> [[Int]] {
-        var decoded = lists.isEmpty ? [] : lists.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false).map { decode($0) }
+        guard !lists.isEmpty else { return noLists }
+        var decoded = lists.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false).map { decode($0) }
         while decoded.count < SearchField.allCases.count { decoded.append([]) }
         return decoded
     }

@@ -243,7 +243,7 @@ public final class SearchIndexReader {
                 // An empty bucket has no file; the bytes read to find out are the ones parsed.
                 guard !missing.contains(path), let data = load(path) else {
                     missing.insert(path)
-                    return [[], [], []]
+                    return PostingCodec.noLists
                 }
                 json = try shard(path, data: data)
             }
@@ -263,7 +263,7 @@ public final class SearchIndexReader {
             }
             index += 2
         }
-        return [[], [], []]
+        return PostingCodec.noLists
     }
 
     /// The index files not loaded yet that verifying and showing a candidate reads: its metadata shard and, when a
