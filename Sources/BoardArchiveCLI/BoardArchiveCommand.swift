@@ -15,6 +15,7 @@ struct BoardArchiveCommand: AsyncParsableCommand {
             ExportCommand.self,
             ServeCommand.self,
             RedactCommand.self,
+            StoreCommand.self,
             FixtureAPICommand.self,
             BenchDataCommand.self,
         ])

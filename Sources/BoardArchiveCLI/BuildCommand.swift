@@ -21,7 +21,7 @@ struct BuildCommand: AsyncParsableCommand {
             let out = output.makeOutput(settings)
             var configuration = try build.makeConfiguration(settings)
             configuration.pseudonymKey = try pseudonyms.key()
-            let archive = try ArchiveStore(readingOnly: try settings.required("store"))
+            let archive = try ArchiveStore(readingOnly: try StoreLocation(parsing: try settings.required("store")).path)
             let report = try await SitePublishing.build(
                 configuration, store: archive, logger: LogOptions.makeLogger(settings, output: out), output: out)
             out.say(SitePublishing.describe(report, configuration: configuration))

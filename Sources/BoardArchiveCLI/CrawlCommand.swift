@@ -13,16 +13,17 @@ struct CrawlCommand: AsyncParsableCommand {
     @OptionGroup var config: ConfigOptions
     @OptionGroup var crawl: CrawlOptions
     @OptionGroup var store: StoreOptions
+    @OptionGroup var creation: StoreCreationOptions
     @OptionGroup var log: LogOptions
     @OptionGroup var output: OutputOptions
 
     func run() async throws {
         do {
-            let settings = try config.resolve(crawl.flagSettings, store.flagSettings, output.flagSettings, log.flagSettings)
+            let settings = try config.resolve(crawl.flagSettings, store.flagSettings, creation.flagSettings, output.flagSettings, log.flagSettings)
             let out = output.makeOutput(settings)
             let logger = LogOptions.makeLogger(settings, output: out)
             let report = try await Self.crawl(
-                crawl.makeConfiguration(settings), store: ArchiveStore(path: settings.required("store")), logger: logger, output: out)
+                crawl.makeConfiguration(settings), store: StoreOptions.open(settings), logger: logger, output: out)
             Self.printSummary(of: report, output: out)
             try Self.refuseMismatches(in: report)
         } catch let exit as ExitCode {

@@ -97,6 +97,24 @@ struct StoreOptions: ParsableArguments {
 
     /// The settings given as flags, by key.
     var flagSettings: [String: RawSetting] { store.map { ["store": .scalar($0)] } ?? [:] }
+
+    /// Opens the store the settings name for crawling or changing it: created when missing only if `creating` and
+    /// `store.create` allow it (`redact` never creates a store).
+    static func open(_ settings: Settings, creating: Bool = true) throws -> ArchiveStore {
+        let location = try StoreLocation(parsing: try settings.required("store"))
+        return try ArchiveStore(path: location.path, creating: creating && (settings.bool("store.create") ?? true))
+    }
+}
+
+/// Whether a crawl may start a new archive when its store is missing.
+struct StoreCreationOptions: ParsableArguments {
+    @Flag(
+        inversion: .prefixedNo,
+        help: "Create the store when it is missing (the default); --no-create-store refuses a missing or empty store with exit 73 (store.create).")
+    var createStore: Bool?
+
+    /// The settings given as flags, by key.
+    var flagSettings: [String: RawSetting] { createStore.map { ["store.create": .scalar($0 ? "true" : "false")] } ?? [:] }
 }
 
 /// How much the command logs, and how.

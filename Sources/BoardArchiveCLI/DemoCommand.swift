@@ -23,8 +23,13 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(help: "Interface language: ko or en. Default: ko (build.lang).")
     var lang: String?
 
-    @Option(help: "Where to keep the demo's archive store (default: a temporary file, removed afterwards; the store setting is not used).")
+    @Option(
+        help: ArgumentHelp(
+            "Where to keep the demo's archive store. Default: the store setting when BOARDARCHIVE_STORE or boardarchive.yaml gives one, "
+                + "else a temporary file removed afterwards (store)."))
     var store: String?
+
+    @OptionGroup var creation: StoreCreationOptions
 
     @OptionGroup var log: LogOptions
     @OptionGroup var output: OutputOptions
@@ -36,7 +41,9 @@ struct DemoCommand: AsyncParsableCommand {
         do {
             let build = try BuildOptions.parse([])
             let given: [String: String?] = ["build.out": out, "build.timezone": timezone, "build.lang": lang]
-            let settings = try config.resolve(given.compactMapValues { $0.map(RawSetting.scalar) }, output.flagSettings, log.flagSettings)
+            let storeFlag = store.map { ["store": RawSetting.scalar($0)] } ?? [:]
+            let settings = try config.resolve(
+                given.compactMapValues { $0.map(RawSetting.scalar) }, storeFlag, creation.flagSettings, output.flagSettings, log.flagSettings)
             let out = output.makeOutput(settings)
             let logger = LogOptions.makeLogger(settings, output: out)
             var buildConfiguration = try build.makeConfiguration(settings, environment: [:])
@@ -45,7 +52,10 @@ struct DemoCommand: AsyncParsableCommand {
             let token = UUID().uuidString
             let server = try await FixtureServer.start(
                 FixtureServerConfiguration(dataset: try FixtureDataset.bundledDemo().shifted(toNow: now), token: token))
-            let archive = try ArchiveStore(path: store ?? folder.appendingPathComponent("archive.sqlite").path)
+            // The store setting when a flag, a variable or the file gives one; the default (archive.sqlite) is not the demo's.
+            let archive =
+                settings.origin(of: "store") == .defaultValue
+                ? try ArchiveStore(path: folder.appendingPathComponent("archive.sqlite").path) : try StoreOptions.open(settings)
             let crawled: CrawlReport
             do {
                 guard let apiToken = APIToken(token) else { throw ValidationError("internal: empty demo token") }

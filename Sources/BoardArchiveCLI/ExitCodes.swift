@@ -19,7 +19,8 @@ enum ExitCodes {
     /// 69: the API was unreachable or kept failing after retries.
     static let unavailable: Int32 = 69
     /// 73: the store or the output could not be used (also a refused output folder, a broken template or a partial loop,
-    /// an empty or schema-less store, a build that would remove more than half of the previous site's posts).
+    /// an empty or schema-less store, a missing store when `store.create` is false, a store another crawl holds, a build
+    /// that would remove more than half of the previous site's posts).
     static let cannotCreate: Int32 = 73
     /// 77: no token, or the API refused it (401).
     static let unauthorized: Int32 = 77
@@ -32,7 +33,7 @@ enum ExitCodes {
         Exit codes: 0 success; 1 unexpected failure; 64 usage or configuration error; 65 the API sent data that breaks the contract, \
         or a board still disagreed with its total after re-verification; 66 redact named a post, board, writer or redaction \
         the store does not hold; 69 the API was unreachable or kept failing after retries; 73 the store, templates or output folder could not \
-        be used, or build refused to publish a site keeping fewer than half of the previous site's posts (see --allow-shrink); \
+        be used (a missing store when store.create is false, a store another crawl holds), or build refused to publish a site keeping fewer than half of the previous site's posts (see --allow-shrink); \
         the previous site and the store are left untouched; 77 no API token, or the API refused it (401, 403); \
         130 / 143 the crawl stopped on SIGINT / SIGTERM after storing the pages in flight (run the same command again to resume).
         """
@@ -52,7 +53,12 @@ enum ExitCodes {
             case .anonymizeNeedsWriter, .missingReason: return usage
             default: return noInput
             }
-        case is StoreError, is BuildError: return cannotCreate
+        case let error as StoreError:
+            switch error.reason {
+            case .unknownScheme, .unsupportedBackend: return usage
+            default: return cannotCreate
+            }
+        case is BuildError: return cannotCreate
         case is SettingsError: return usage
         default: return failure
         }

@@ -12,19 +12,21 @@ struct ExportCommand: AsyncParsableCommand {
     @OptionGroup var config: ConfigOptions
     @OptionGroup var crawl: CrawlOptions
     @OptionGroup var store: StoreOptions
+    @OptionGroup var creation: StoreCreationOptions
     @OptionGroup var build: BuildOptions
     @OptionGroup var log: LogOptions
     @OptionGroup var output: OutputOptions
 
     func run() async throws {
         do {
-            let settings = try config.resolve(crawl.flagSettings, store.flagSettings, build.flagSettings, output.flagSettings, log.flagSettings)
+            let settings = try config.resolve(
+                crawl.flagSettings, store.flagSettings, creation.flagSettings, build.flagSettings, output.flagSettings, log.flagSettings)
             let out = output.makeOutput(settings)
             let logger = LogOptions.makeLogger(settings, output: out)
             let buildConfiguration = try build.makeConfiguration(settings)
             let crawlConfiguration = try crawl.makeConfiguration(settings)
             try SiteBuilder.checkOutput(of: buildConfiguration)
-            let archive = try ArchiveStore(path: settings.required("store"))
+            let archive = try StoreOptions.open(settings)
             let crawled = try await CrawlCommand.crawl(crawlConfiguration, store: archive, logger: logger, output: out)
             CrawlCommand.printSummary(of: crawled, output: out)
             let report = try await SitePublishing.build(buildConfiguration, store: archive, logger: logger, output: out)

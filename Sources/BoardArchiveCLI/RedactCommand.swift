@@ -19,11 +19,7 @@ struct RedactCommand: AsyncParsableCommand {
     func run() async throws {
         do {
             // The store comes from --store, BOARDARCHIVE_STORE or the configuration file, like every command's.
-            let path = try config.resolve(store.flagSettings).required("store")
-            guard FileManager.default.fileExists(atPath: path) else {
-                throw StoreError(location: path, reason: .cannotOpen("no such file; run boardarchive crawl first or pass --store"))
-            }
-            let archive = try ArchiveStore(path: path)
+            let archive = try StoreOptions.open(try config.resolve(store.flagSettings), creating: false)
             if options.list {
                 print(Self.table(try archive.redactions()))
             } else if let number = options.undo {

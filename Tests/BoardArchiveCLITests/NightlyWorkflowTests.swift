@@ -52,7 +52,7 @@ struct NightlyWorkflowTests {
         #expect(Self.value(Self.value(steps[restore], "with"), "restore-keys")?.string == "archive-store-")
         #expect(Self.value(steps[save], "if")?.string == "always()", "a crawl stopped halfway stored its pages; the next night resumes")
         let config = try String(contentsOf: Self.examples.appendingPathComponent("boardarchive.yaml"), encoding: .utf8)
-        #expect(config.contains("\nstore: archive.sqlite\n"))
+        #expect(config.contains("\nstore: archive.sqlite\n") && config.contains("\nstore.create: false\n"))
     }
 
     @Test func theTokenComesFromASecretThroughTheEnvironmentOnly() throws {
@@ -80,8 +80,10 @@ struct NightlyWorkflowTests {
     }
 
     /// The `boardarchive` lines of the `run:` steps, run in a folder holding the example `boardarchive.yaml`, with the
-    /// job's environment (the secret and the variable replaced by a test token and the fixture API's URL).
-    @Test func itsCommandsRunAgainstTheFixtureAPITwoNightsInARow() async throws {
+    /// job's environment (the secret and the variable replaced by a test token and the fixture API's URL): a first night
+    /// started by hand as a new archive, a scheduled second night, a third night whose cache was evicted (refused, the
+    /// site untouched), and a fourth from the restored backup.
+    @Test func itsCommandsRunAgainstTheFixtureAPIFourNightsInARow() async throws {
         let folder = try CommandRunner.temporaryFolder("boardarchive-nightly")
         defer { try? FileManager.default.removeItem(at: folder) }
         try FileManager.default.copyItem(
@@ -99,21 +101,44 @@ struct NightlyWorkflowTests {
         #expect(environment["BOARDARCHIVE_API_URL"] == server.url)
         let commands = try Self.runLines().map { $0.trimmingCharacters(in: .whitespaces) }.filter { $0.hasPrefix("boardarchive ") }
         #expect(commands.contains("boardarchive export"))
-        var outputs: [String] = []
-        for night in 1...2 {
+        #expect(commands.contains("boardarchive store backup --to store-backup/archive.sqlite"))
+        let newArchive = "${{ inputs.new_archive && 'true' || 'false' }}"
+        #expect(environment["BOARDARCHIVE_STORE_CREATE"] == newArchive)
+        /// Runs the night's commands (the first night by hand with "new archive" ticked); the output, or the refusal.
+        func night(_ number: Int, byHand: Bool) async throws -> (stdout: String, refusal: CommandRunner.Result?) {
+            environment["BOARDARCHIVE_STORE_CREATE"] = byHand ? "true" : "false"
             var stdout = ""
             for command in commands {
                 #expect(!command.contains("\"") && !command.contains("'") && !command.contains("$"), "plain words only: \(command)")
                 let arguments = command.split(separator: " ").dropFirst().map(String.init)
                 let result = try await CommandRunner.run(arguments, environment: environment, in: folder)
-                #expect(result.status == 0, "night \(night), \(command): \(result.stderr)")
                 #expect(!result.stdout.contains(token) && !result.stderr.contains(token))
+                if result.status != 0 { return (stdout, result) }
                 stdout += result.stdout
             }
-            outputs.append(stdout)
+            return (stdout, nil)
         }
-        #expect(outputs[0].contains("Crawled 6 boards, 212 posts (212 new"), "\(outputs[0])")
-        #expect(outputs[1].contains("212 posts (0 new, 0 changed, 0 gone)"), "the second night is incremental: \(outputs[1])")
+        let first = try await night(1, byHand: true)
+        #expect(first.refusal == nil, "night 1: \(first.refusal?.stderr ?? "")")
+        #expect(first.stdout.contains("Crawled 6 boards, 212 posts (212 new"), "\(first.stdout)")
+        let second = try await night(2, byHand: false)
+        #expect(second.refusal == nil, "night 2: \(second.refusal?.stderr ?? "")")
+        #expect(second.stdout.contains("212 posts (0 new, 0 changed, 0 gone)"), "the second night is incremental: \(second.stdout)")
+        #expect(second.stdout.contains("212 posts") && second.stdout.contains("integrity_check ok"), "the backup: \(second.stdout)")
+        // The cache was evicted: no store. The scheduled night fails loudly and publishes nothing.
+        let site = try String(contentsOf: folder.appendingPathComponent("site/index.html"), encoding: .utf8)
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(at: folder.appendingPathComponent("archive.sqlite" + suffix)) }
+        let third = try await night(3, byHand: false)
+        #expect(third.refusal?.status == 73, "night 3: \(third.refusal?.stderr ?? third.stdout)")
+        #expect(third.refusal?.stderr.contains("archive.sqlite does not exist, so nothing was crawled, changed or published") == true)
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("archive.sqlite").path))
+        #expect(try String(contentsOf: folder.appendingPathComponent("site/index.html"), encoding: .utf8) == site)
+        // The restore step puts the backup back; the next night goes on incrementally from it.
+        try FileManager.default.copyItem(
+            at: folder.appendingPathComponent("store-backup/archive.sqlite"), to: folder.appendingPathComponent("archive.sqlite"))
+        let fourth = try await night(4, byHand: false)
+        #expect(fourth.refusal == nil, "night 4: \(fourth.refusal?.stderr ?? "")")
+        #expect(fourth.stdout.contains("212 posts (0 new, 0 changed, 0 gone)"), "\(fourth.stdout)")
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("site/index.html").path))
         let home = try String(contentsOf: folder.appendingPathComponent("site/index.html"), encoding: .utf8)
         #expect(home.contains("<html lang=\"ko\">"))

@@ -51,7 +51,7 @@ struct RedactCommandTests {
         #expect(list.status == 0 && list.stdout == "No redactions.\n")
         let missing = folder.appendingPathComponent("typo.sqlite").path
         let typo = try await CommandRunner.run(["redact", "--post", "1591476", "--reason", "x", "--store", missing])
-        #expect(typo.status == 73 && typo.stderr.contains("no such file; run boardarchive crawl first or pass --store"))
+        #expect(typo.status == 73 && typo.stderr.contains("does not exist, so nothing was crawled, changed or published"))
         #expect(!FileManager.default.fileExists(atPath: missing))
     }
 

@@ -54,6 +54,8 @@ public struct Crawler: Sendable {
     /// Crawls everything and returns what changed; throws `CrawlError` or `StoreError`, leaving the run resumable.
     public func run() async throws -> CrawlReport {
         let started = ContinuousClock.now
+        let lease = try store.leaseForCrawl(at: now())
+        defer { lease.release() }
         let (runId, resumed) = try store.beginRun(api: configuration.apiIdentity, pageSize: configuration.pageSize, at: now())
         var report = CrawlReport()
         report.resumed = resumed

@@ -13,12 +13,16 @@ public final class ArchiveStore: Sendable {
     /// Writers' pseudonyms every read returns instead of their names (`build --pseudonymize-writers`), or nil.
     let pseudonyms: WriterPseudonyms?
 
-    /// Opens the store at `path`, creating it and its folder when absent, and migrates it to the current schema.
+    /// Opens the store at `path` and migrates it to the current schema; when `creating`, a missing store (and its
+    /// folder) is created.
     ///
     /// A store written by a newer boardarchive (one with migrations this build does not know) is refused with
-    /// `StoreError.Reason.newerSchema` before anything is written to it.
-    public init(path: String) throws {
+    /// `StoreError.Reason.newerSchema` before anything is written to it. Without `creating`, a missing file, an empty
+    /// one and one without the archive's tables are refused with `StoreError.Reason.missing`, and nothing is written:
+    /// a run that expects an archive never silently starts a new one.
+    public init(path: String, creating: Bool = true) throws {
         location = path
+        if !creating { try Self.requireArchive(at: path) }
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -35,10 +39,34 @@ public final class ArchiveStore: Sendable {
             try Self.migrator.migrate(writer)
         } catch let error as StoreError {
             throw error
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY {
+            throw StoreError(location: path, reason: .busy)
         } catch {
             throw StoreError(location: path, reason: .cannotOpen(Self.plainReason(error)))
         }
         pseudonyms = nil
+    }
+
+    /// Throws `missing` unless `path` is a SQLite file holding the archive's tables; only reads, never creates.
+    private static func requireArchive(at path: String) throws {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+        guard let attributes else { throw StoreError(location: path, reason: .missing(detail: "does not exist")) }
+        guard (attributes[.size] as? NSNumber)?.intValue ?? 0 > 0 else {
+            throw StoreError(location: path, reason: .missing(detail: "is an empty file"))
+        }
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        let hasTables: Bool
+        do {
+            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            defer { try? queue.close() }
+            hasTables = try queue.read { db in try db.tableExists("grdb_migrations") && db.tableExists("post") && db.tableExists("board") }
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
+            throw StoreError(location: path, reason: .notAnArchive)
+        } catch {
+            throw StoreError(location: path, reason: .cannotOpen(Self.plainReason(error)))
+        }
+        guard hasTables else { throw StoreError(location: path, reason: .missing(detail: "holds no archive (no archive tables)")) }
     }
 
     /// The reason an open failed in a few words: SQLite's message without its code and statement, or the system's
@@ -195,7 +223,7 @@ public final class ArchiveStore: Sendable {
     /// rendering inside a streaming read) pass through unchanged.
     func read<T>(_ body: (Database) throws -> T) throws -> T {
         do { return try writer.read(body) } catch let error as DatabaseError {
-            throw StoreError(location: location, reason: .query(Self.plainReason(error)))
+            throw StoreError(location: location, reason: error.resultCode == .SQLITE_BUSY ? .busy : .query(Self.plainReason(error)))
         }
     }
 
@@ -204,6 +232,8 @@ public final class ArchiveStore: Sendable {
             throw error
         } catch let error as RedactionError {
             throw error
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY {
+            throw StoreError(location: location, reason: .busy)
         } catch {
             throw StoreError(location: location, reason: .query(Self.plainReason(error)))
         }

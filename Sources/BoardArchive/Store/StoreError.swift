@@ -10,9 +10,19 @@ public struct StoreError: Error, Equatable, Sendable, LocalizedError {
         case notAnArchive
         /// The store predates migrations this boardarchive needs, and the reader may not upgrade it.
         case olderSchema(found: Int, supported: Int)
+        /// The run expects an existing archive (`store.create` is false) and the store is missing or holds no archive.
+        case missing(detail: String)
+        /// The location has a URL scheme boardarchive does not know.
+        case unknownScheme(String)
+        /// The location names a kind of store this build cannot open yet (PostgreSQL).
+        case unsupportedBackend(String)
+        /// Another crawl holds the store (SQLite keeps one writer): who holds it, as its lock file says.
+        case crawlInProgress(holder: String)
+        /// SQLite waited for another process's lock on the file and gave up.
+        case busy
     }
 
-    /// The store file.
+    /// The store file, or the store's URL without its password.
     public var location: String
     public var reason: Reason
 
@@ -36,6 +46,26 @@ public struct StoreError: Error, Equatable, Sendable, LocalizedError {
         case .olderSchema(let found, let supported):
             return
                 "The archive store \(location) has schema version \(found), older than this boardarchive needs (\(supported)); build never writes to the store, so run boardarchive crawl once to upgrade it."
+        case .missing(let detail):
+            return
+                "The archive store \(location) \(detail), so nothing was crawled, changed or published; restore the store from its backup or "
+                + "fix --store (only a crawl with store.create true, or --create-store, starts a new archive)."
+        case .unknownScheme(let scheme):
+            return
+                "The store \(location) has the scheme \(scheme)://, which boardarchive does not know; give the path of a SQLite file "
+                + "(or a file:// URL)."
+        case .unsupportedBackend(let scheme):
+            return
+                "The store \(location) names a PostgreSQL database (\(scheme)://), which this boardarchive cannot open yet; give the path "
+                + "of a SQLite file."
+        case .crawlInProgress(let holder):
+            return
+                "The archive store \(location) is being crawled by \(holder); wait for that crawl to finish (or stop it), then run "
+                + "this one again."
+        case .busy:
+            return
+                "The archive store \(location) stayed locked by another process for 10 s; wait for the other boardarchive "
+                + "(a crawl or a redact) to finish, then run again."
         }
     }
 }

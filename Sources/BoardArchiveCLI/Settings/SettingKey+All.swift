@@ -10,7 +10,10 @@ extension SettingKey {
             "The environment variable holding the API token (the token itself is never written here)."),
         SettingKey(
             "api.token-file", .path, flag: "--token-file", example: "secrets/board-api-token", "A file holding the API token, instead of token-env."),
-        SettingKey("store", .path, flag: "--store", default: "archive.sqlite", "The archive store (SQLite file)."),
+        SettingKey("store", .store, flag: "--store", default: "archive.sqlite", "The archive store (SQLite file)."),
+        SettingKey(
+            "store.create", .boolean, flag: "--create-store", default: "true",
+            "Create the store when it is missing; false (nightly runs) refuses a missing or empty store instead of starting a new archive."),
         SettingKey("crawl.concurrency", .integer(1...64, note: ""), flag: "--concurrency", default: "4", "Boards crawled at the same time."),
         SettingKey(
             "crawl.page-size", .integer(2...1_000, note: " (pages overlap by one post)"), flag: "--page-size", default: "30",

@@ -1,3 +1,4 @@
+import BoardArchive
 import Configuration
 import Foundation
 
@@ -38,6 +39,7 @@ extension SettingKey {
     var expectation: String {
         switch kind {
         case .text, .path: return "a non-empty string"
+        case .store: return "the path of a SQLite file"
         case .url: return "an http(s) URL such as https://mp-dev.mail-server.kr/api/v2"
         case .variableName: return "an environment variable name such as BOARD_API_TOKEN"
         case .integer(let range, let note): return "between \(range.lowerBound) and \(range.upperBound)\(note)"
@@ -59,6 +61,8 @@ extension SettingKey {
             guard !text.isEmpty else { return .failure(quoted) }
             guard let folder, !text.hasPrefix("/") else { return .success(.string(text)) }
             return .success(.string(folder.appendingPathComponent(text).standardizedFileURL.path))
+        case .store:
+            return Self.parseStore(text, relativeTo: folder)
         case .url:
             guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host != nil else {
                 return .failure(quoted)
@@ -95,6 +99,34 @@ extension SettingKey {
             return words.contains(text) ? .success(.string(text)) : .failure(quoted)
         case .list:
             return .success(.stringArray([text]))
+        }
+    }
+
+    /// A store location: a path (resolved against `folder`) or a URL of a scheme boardarchive knows; the refused value
+    /// is shown without its password.
+    private static func parseStore(_ text: String, relativeTo folder: URL?) -> Result<ConfigContent, SettingProblem> {
+        let shown = "\"\(StoreLocation.withoutPassword(text))\""
+        guard !text.isEmpty else { return .failure(SettingProblem(expected: "the path of a SQLite file", shown: shown)) }
+        do {
+            guard case .sqliteFile(let path) = try StoreLocation(parsing: text) else { return .success(.string(text)) }
+            guard path == text, let folder, !text.hasPrefix("/") else { return .success(.string(path)) }
+            return .success(.string(folder.appendingPathComponent(text).standardizedFileURL.path))
+        } catch let error as StoreError {
+            switch error.reason {
+            case .unsupportedBackend(let scheme):
+                return .failure(
+                    SettingProblem(
+                        expected: "the path of a SQLite file (\(scheme):// names a PostgreSQL database, which this boardarchive cannot open yet)",
+                        shown: shown))
+            case .unknownScheme(let scheme):
+                return .failure(
+                    SettingProblem(
+                        expected: "the path of a SQLite file or a file:// URL (boardarchive does not know the scheme \(scheme)://)", shown: shown))
+            default:
+                return .failure(SettingProblem(expected: "the path of a SQLite file", shown: shown))
+            }
+        } catch {
+            return .failure(SettingProblem(expected: "the path of a SQLite file", shown: shown))
         }
     }
 

@@ -11,6 +11,9 @@ struct SettingKey: Sendable {
         case text
         /// A file or folder; a relative path in the file is relative to the file's folder.
         case path
+        /// Where the archive store lives: a SQLite file (a relative path in the file is relative to the file's folder) or
+        /// a `file://` URL; another URL scheme is refused, never taken for a path.
+        case store
         /// An `http(s)` URL without credentials.
         case url
         /// The name of an environment variable.

@@ -12,7 +12,9 @@ enum StarterFile {
         ]
         var section: String?
         for key in SettingKey.all {
-            let parts = key.name.split(separator: ".").map(String.init)
+            var parts = key.name.split(separator: ".").map(String.init)
+            // A key under a name that is itself a setting (`store.create` beside `store`) is written dotted at the top.
+            if parts.count > 1, SettingKey.named(parts[0]) != nil { parts = [key.name] }
             let keySection = parts.count > 1 ? parts[0] : nil
             let indent = keySection == nil ? "" : "  "
             if keySection != section {

@@ -1,0 +1,65 @@
+import Foundation
+
+/// Where an archive store lives, as `--store`, `store:` or `BOARDARCHIVE_STORE` names it.
+///
+/// A value with a URL scheme (`name://…`) is never taken for a path: `file://` names a SQLite file, `postgres://` and
+/// `postgresql://` name a PostgreSQL database (not yet supported by this build, so refused), and any other scheme is
+/// refused. Everything else is the path of a SQLite file.
+public enum StoreLocation: Sendable, Equatable {
+    /// A SQLite file.
+    case sqliteFile(path: String)
+
+    /// The schemes that name a PostgreSQL database.
+    static let postgresSchemes: Set<String> = ["postgres", "postgresql"]
+
+    /// Reads `text` as a store location.
+    ///
+    /// - Throws: ``StoreError`` with ``StoreError/Reason/unknownScheme(_:)`` for a scheme boardarchive does not know,
+    ///   or ``StoreError/Reason/unsupportedBackend(_:)`` for a PostgreSQL URL; the message shows the value without
+    ///   any password it holds.
+    public init(parsing text: String) throws {
+        guard let scheme = Self.scheme(of: text) else {
+            self = .sqliteFile(path: text)
+            return
+        }
+        let shown = Self.withoutPassword(text)
+        switch scheme {
+        case "file":
+            guard let url = URL(string: text), url.isFileURL, !url.path.isEmpty, url.host.map({ $0.isEmpty || $0 == "localhost" }) ?? true else {
+                throw StoreError(location: shown, reason: .unknownScheme(scheme))
+            }
+            self = .sqliteFile(path: url.path)
+        case _ where Self.postgresSchemes.contains(scheme):
+            throw StoreError(location: shown, reason: .unsupportedBackend(scheme))
+        default:
+            throw StoreError(location: shown, reason: .unknownScheme(scheme))
+        }
+    }
+
+    /// The path of the SQLite file.
+    public var path: String {
+        switch self {
+        case .sqliteFile(let path): path
+        }
+    }
+
+    /// The lowercased scheme of `text` when it starts with `scheme://` (RFC 3986 scheme characters), else nil.
+    static func scheme(of text: String) -> String? {
+        guard let colon = text.firstIndex(of: ":"), text[colon...].hasPrefix("://") else { return nil }
+        let name = text[..<colon]
+        guard let first = name.first, first.isASCII, first.isLetter,
+            name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == ".") })
+        else { return nil }
+        return name.lowercased()
+    }
+
+    /// `text` with the password of its user information (`user:password@`) replaced by `***`, for messages.
+    public static func withoutPassword(_ text: String) -> String {
+        guard let schemeEnd = text.range(of: "://") else { return text }
+        let rest = text[schemeEnd.upperBound...]
+        let authorityEnd = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? rest.endIndex
+        let authority = rest[..<authorityEnd]
+        guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else { return text }
+        return String(text[..<colon]) + ":***" + String(text[at...])
+    }
+}

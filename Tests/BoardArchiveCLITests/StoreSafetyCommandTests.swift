@@ -1,0 +1,151 @@
+import BoardArchive
+import FixtureAPI
+import Foundation
+import GRDB
+import Testing
+
+/// A run that expects an archive never starts a new one silently, a store value is never mistaken for a path, two
+/// crawls never share one SQLite store, and `store backup` makes a copy that builds the same site.
+@Suite("Store safety end to end", .serialized)
+struct StoreSafetyCommandTests {
+    /// The stderr lines that are errors.
+    static func errorLines(_ result: CommandRunner.Result) -> [Substring] {
+        result.stderr.split(separator: "\n").filter { $0.hasPrefix("error:") }
+    }
+
+    @Test(arguments: [
+        (["--no-create-store"], [String: String]()),
+        ([], ["BOARDARCHIVE_STORE_CREATE": "false"]),
+    ])
+    func aMissingStoreIsRefusedInNightlyModeWithTheSiteUntouched(flags: [String], environment: [String: String]) async throws {
+        try await NightlyHarness.with { nightly in
+            let (first, _) = try await nightly.run(command: "export")
+            #expect(first.status == 0, "stderr: \(first.stderr)")
+            let site = try nightly.siteSnapshot()
+            // The cache was lost: the store and its WAL files are gone.
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: nightly.store + suffix) }
+            let (refused, requests) = try await nightly.run(flags, command: "export", environment: environment)
+            #expect(refused.status == 73, "stderr: \(refused.stderr)")
+            #expect(Self.errorLines(refused).count == 1)
+            #expect(refused.stderr.contains("The archive store \(nightly.store) does not exist, so nothing was crawled, changed or published"))
+            #expect(requests == 0)
+            #expect(!FileManager.default.fileExists(atPath: nightly.store))
+            try nightly.expectSiteUnchanged(since: site)
+        }
+    }
+
+    @Test func anEmptyFileOrANonArchiveIsRefusedInNightlyModeAndLeftAsItWas() async throws {
+        try await NightlyHarness.with { nightly in
+            FileManager.default.createFile(atPath: nightly.store, contents: Data())
+            let (empty, _) = try await nightly.run(["--no-create-store"])
+            #expect(empty.status == 73 && empty.stderr.contains("is an empty file, so nothing was crawled"), "stderr: \(empty.stderr)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: nightly.store)).isEmpty)
+            // Created by hand: a SQLite file without the archive's tables.
+            try FileManager.default.removeItem(atPath: nightly.store)
+            let other = try DatabaseQueue(path: nightly.store)
+            try await other.write { db in try db.execute(sql: "CREATE TABLE notes (text TEXT)") }
+            try other.close()
+            let (foreign, _) = try await nightly.run(["--no-create-store"])
+            #expect(foreign.status == 73 && foreign.stderr.contains("holds no archive (no archive tables)"), "stderr: \(foreign.stderr)")
+            let tables = try await DatabaseQueue(path: nightly.store).read { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master") }
+            #expect(tables == ["notes"])
+            // The same store is created when the run says it is a new archive.
+            let (created, _) = try await nightly.run(["--create-store"])
+            #expect(created.status == 0, "stderr: \(created.stderr)")
+        }
+    }
+
+    @Test func theSettingInTheConfigurationFileRefusesAMissingStoreToo() async throws {
+        try await NightlyHarness.with { nightly in
+            let config = nightly.folder.appendingPathComponent("boardarchive.yaml")
+            try "store: archive.sqlite\nstore.create: false\n".write(to: config, atomically: true, encoding: .utf8)
+            let result = try await CommandRunner.run(
+                ["crawl", "--api", nightly.server.baseURL.absoluteString, "--config", config.path],
+                environment: ["BOARD_API_TOKEN": NightlyHarness.token])
+            #expect(result.status == 73, "stderr: \(result.stderr)")
+            #expect(result.stderr.contains("archive.sqlite does not exist"))
+            #expect(!FileManager.default.fileExists(atPath: nightly.store))
+        }
+    }
+
+    @Test(arguments: [
+        ("mysql://archiver:hunter2-secret@db.example:3306/archive", "does not know the scheme mysql://"),
+        ("postgres://archiver:hunter2-secret@127.0.0.1:5432/archive", "postgres:// names a PostgreSQL database"),
+        ("postgresql://archiver:hunter2-secret@127.0.0.1/archive", "postgresql:// names a PostgreSQL database"),
+    ])
+    func aStoreURLIsNeverTakenForAPath(store: String, message: String) async throws {
+        let folder = try CommandRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for command in [["crawl", "--api", "http://127.0.0.1:9/api"], ["build"], ["redact", "--list"], ["store", "backup", "--to", "b.sqlite"]] {
+            let result = try await CommandRunner.run(command + ["--store", store], in: folder)
+            #expect(result.status == 64, "\(command): \(result.stderr)")
+            #expect(result.stderr.contains(message), "\(command): \(result.stderr)")
+            #expect(Self.errorLines(result).count == 1, "\(command): \(result.stderr)")
+            #expect(!result.stderr.contains("hunter2") && !result.stdout.contains("hunter2"), "\(command): the password was shown")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty, "a folder or file was created for the URL")
+        let variable = try await CommandRunner.run(["build"], environment: ["BOARDARCHIVE_STORE": store], in: folder)
+        #expect(variable.status == 64 && variable.stderr.contains("BOARDARCHIVE_STORE must be"), "stderr: \(variable.stderr)")
+    }
+
+    @Test func aFileURLNamesASQLiteFile() async throws {
+        try await NightlyHarness.with { nightly in
+            let (crawled, _) = try await nightly.run()
+            #expect(crawled.status == 0, "stderr: \(crawled.stderr)")
+            let result = try await CommandRunner.run(["redact", "--list", "--store", URL(fileURLWithPath: nightly.store).absoluteString])
+            #expect(result.status == 0 && result.stdout == "No redactions.\n", "stderr: \(result.stderr)")
+        }
+    }
+
+    @Test func aSecondCrawlOfAStoreThatACrawlHoldsSaysWhoHoldsIt() async throws {
+        try await NightlyHarness.with(faults: FixtureFaults(latency: 200)) { nightly in
+            let paging = ["--page-size", "5", "--concurrency", "1", "--verify-fraction", "0"]
+            let first = try nightly.start(paging)
+            while await nightly.server.requestCount < 2 { try await Task.sleep(for: .milliseconds(10)) }
+            let (second, _) = try await nightly.run()
+            #expect(second.status == 73, "stderr: \(second.stderr)")
+            #expect(
+                second.stderr.contains("is being crawled by boardarchive process \(first.process.processIdentifier) on "), "stderr: \(second.stderr)")
+            #expect(second.stderr.contains("wait for that crawl to finish (or stop it), then run this one again"))
+            #expect(Self.errorLines(second).count == 1)
+            first.send(SIGKILL)
+            _ = await first.wait()
+            // The kernel dropped the killed crawl's lock: the next crawl resumes its run.
+            let (resumed, _) = try await nightly.run(paging)
+            #expect(resumed.status == 0, "stderr: \(resumed.stderr)")
+            #expect(resumed.stdout.contains("resumed an interrupted run"))
+            try nightly.expectStoreHoldsTheSource()
+        }
+    }
+
+    @Test func aBackupIsACheckedCopyThatBuildsTheSameSite() async throws {
+        try await NightlyHarness.with { nightly in
+            let (crawled, _) = try await nightly.run()
+            #expect(crawled.status == 0, "stderr: \(crawled.stderr)")
+            let backup = nightly.folder.appendingPathComponent("backups/archive-backup.sqlite").path
+            let result = try await CommandRunner.run(["store", "backup", "--store", nightly.store, "--to", backup])
+            #expect(result.status == 0, "stderr: \(result.stderr)")
+            #expect(result.stdout.contains("212 posts") && result.stdout.contains("integrity_check ok"))
+            var sites: [[String: Data]] = []
+            for (store, out) in [(nightly.store, "site-a"), (backup, "site-b")] {
+                let site = nightly.folder.appendingPathComponent(out).path
+                let built = try await CommandRunner.run(["build", "--store", store, "--out", site] + NightlyHarness.clock)
+                #expect(built.status == 0, "stderr: \(built.stderr)")
+                var files: [String: Data] = [:]
+                for path in try FileManager.default.subpathsOfDirectory(atPath: site) {
+                    var folder: ObjCBool = false
+                    if FileManager.default.fileExists(atPath: site + "/" + path, isDirectory: &folder), !folder.boolValue {
+                        files[path] = try Data(contentsOf: URL(fileURLWithPath: site + "/" + path))
+                    }
+                }
+                sites.append(files)
+            }
+            #expect(sites[0].count > 200 && sites[0] == sites[1])
+            let missing = try await CommandRunner.run([
+                "store", "backup", "--store", nightly.folder.appendingPathComponent("no.sqlite").path, "--to", backup,
+            ])
+            #expect(missing.status == 73 && missing.stderr.contains("does not exist"), "stderr: \(missing.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: nightly.folder.appendingPathComponent("no.sqlite").path))
+        }
+    }
+}

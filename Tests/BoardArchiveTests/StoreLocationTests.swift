@@ -1,0 +1,30 @@
+import Foundation
+import Testing
+
+@testable import BoardArchive
+
+/// `--store` values: paths stay paths, a URL scheme is never taken for a path, and no message shows a password.
+@Suite("Store locations")
+struct StoreLocationTests {
+    @Test(arguments: [
+        ("archive.sqlite", "archive.sqlite"), ("/srv/a/archive.sqlite", "/srv/a/archive.sqlite"),
+        ("file:///srv/a/archive.sqlite", "/srv/a/archive.sqlite"),
+        ("file://localhost/srv/b.sqlite", "/srv/b.sqlite"), ("dir:with:colons/a.sqlite", "dir:with:colons/a.sqlite"), ("c:/x.sqlite", "c:/x.sqlite"),
+    ])
+    func pathsAndFileURLsNameASQLiteFile(text: String, path: String) throws {
+        #expect(try StoreLocation(parsing: text) == .sqliteFile(path: path))
+    }
+
+    @Test(arguments: [
+        ("postgres://archiver:s3cret@db:5432/archive", StoreError.Reason.unsupportedBackend("postgres"), "postgres://archiver:***@db:5432/archive"),
+        ("PostgreSQL://db/archive", .unsupportedBackend("postgresql"), "PostgreSQL://db/archive"),
+        ("mysql://u:p@q@h/db", .unknownScheme("mysql"), "mysql://u:***@h/db"),
+        ("s3://bucket/archive.sqlite", .unknownScheme("s3"), "s3://bucket/archive.sqlite"),
+        ("file://otherhost/archive.sqlite", .unknownScheme("file"), "file://otherhost/archive.sqlite"),
+    ])
+    func otherSchemesAreRefusedWithoutThePassword(text: String, reason: StoreError.Reason, shown: String) {
+        #expect(throws: StoreError(location: shown, reason: reason)) { try StoreLocation(parsing: text) }
+        let message = StoreError(location: shown, reason: reason).errorDescription ?? ""
+        #expect(!message.contains("s3cret") && !message.contains(":p@"))
+    }
+}
