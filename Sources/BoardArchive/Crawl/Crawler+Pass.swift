@@ -82,11 +82,14 @@ extension Crawler {
                     pageHash: page.contentHash, run: run, pageIDs: page.items.map(\.item.postId), at: now()
                 ) { observe(.insidePageTransaction(board: boardId, offset: requestOffset)) }
             }
-            observe(.pageStored(board: boardId, offset: requestOffset))
             client.statistics.meter.update { progress in
                 progress.pages += 1
                 progress.posts += fresh.count
             }
+            // The board's first page sizes it for the ETA (only the first size counts); re-read posts are credited up to it.
+            client.statistics.meter.sizeBoard(boardId, posts: page.total)
+            client.statistics.meter.credit(boardId, posts: fresh.count)
+            observe(.pageStored(board: boardId, offset: requestOffset))
             counts = counts + pageCounts
             seen.formUnion(fresh.map(\.item.postId))
             postsRead += fresh.count
@@ -94,6 +97,8 @@ extension Crawler {
                 // The page reached posts the store holds: the board agrees with the store or it does not.
                 let held = try store.livePostCount(ofBoard: boardId)
                 if held == page.total {
+                    // The rest of the board is known: it counts as done for the ETA.
+                    client.statistics.meter.credit(boardId, posts: page.total)
                     return PassResult(
                         seen: seen, total: page.total, consistent: false, stoppedEarly: true, requests: requests, postsRead: postsRead)
                 }

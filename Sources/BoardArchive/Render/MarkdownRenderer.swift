@@ -61,8 +61,29 @@ struct MarkdownRenderer: Sendable {
         self.linkPolicy = linkPolicy
     }
 
-    /// Renders `markdown` to an HTML fragment.
+    /// The limits a body must stay within to be parsed as Markdown.
+    var budget = MarkdownBudget()
+
+    /// A body rendered: its HTML, and why it was rendered as plain text instead of Markdown, if it was.
+    struct RenderedBody: Sendable, Equatable {
+        var html: String
+        var plainTextBecause: MarkdownBudget.Excess?
+    }
+
+    /// Renders `markdown` to an HTML fragment (plain text when it is over ``budget``).
     func render(_ markdown: String) -> String {
+        renderBody(markdown).html
+    }
+
+    /// Renders `markdown` to an HTML fragment: as Markdown when it is within ``budget``, else as escaped plain text
+    /// (``PlainTextBody``) with the reason, so that no body costs cmark-gfm more than a bounded time per byte.
+    func renderBody(_ markdown: String) -> RenderedBody {
+        if let excess = budget.excess(of: markdown) { return RenderedBody(html: PlainTextBody.html(markdown), plainTextBecause: excess) }
+        return RenderedBody(html: renderMarkdown(markdown), plainTextBecause: nil)
+    }
+
+    /// Renders `markdown` with cmark-gfm, whatever its shape.
+    func renderMarkdown(_ markdown: String) -> String {
         guard let parser = cmark_parser_new(Self.options) else { return "" }
         defer { cmark_parser_free(parser) }
         for name in Self.extensionNames {

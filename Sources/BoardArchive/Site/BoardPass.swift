@@ -21,6 +21,10 @@ struct BoardPass: Sendable {
     let output: SiteOutput
     /// The digest of the build's inputs shared by every page (templates, strings, time zone, engine version).
     let base: BuildDigest
+    /// Counts the posts handled, for the build's ETA.
+    var meter = ProgressMeter()
+    /// Where posts rendered as plain text are recorded, for the build's warning.
+    var plainTextPosts = PlainTextPosts()
 
     /// A page, as keys: what its digest is made from.
     enum Job {
@@ -57,6 +61,8 @@ struct BoardPass: Sendable {
     /// The stream's state between batches.
     private struct Progress {
         var position = 0
+        /// The positions already credited to the build's progress.
+        var credited = 0
         var carry: ListingKey?
         var buffer: [ListingKey] = []
         /// The listing position of each buffered post (removed posts between them keep their places).
@@ -140,6 +146,11 @@ struct BoardPass: Sendable {
     /// of their parents and replies, and renders every queued job whose digest changed.
     private func flush(_ progress: inout Progress, jobs: inout [Job], listing: ListingPages, lookup: ListingLookup, final: Bool) throws {
         let ready = final ? progress.buffer.count : progress.buffer.count - 1
+        // Once the batch is rendered, every key read so far (removed posts included, as in the store's count) counts for the ETA.
+        defer {
+            meter.credit(board.boardId, posts: progress.position - progress.credited)
+            progress.credited = progress.position
+        }
         var postJobs: [PostJob] = []
         for index in 0..<ready {
             let post = progress.buffer[index]
@@ -261,7 +272,9 @@ struct BoardPass: Sendable {
                 template: "board", context: context, title: pages.listingTitle(board.displayName, archivePage: archivePage),
                 to: SitePaths.board(board.boardId, archivePage: archivePage))
         case .post(let post, let neighbours):
-            let context = pages.postPage(post, bodyHTML: MarkdownRenderer().render(post.contents), neighbours: neighbours)
+            let body = MarkdownRenderer().renderBody(post.contents)
+            if let reason = body.plainTextBecause { plainTextPosts.record(boardId: post.boardId, postId: post.postId, reason: reason) }
+            let context = pages.postPage(post, bodyHTML: body.html, neighbours: neighbours)
             try write(template: "post", context: context, title: pages.displayTitle(post), to: SitePaths.post(post.postId))
         case .tombstone(let removed, let backPage):
             let context = pages.tombstonePage(removed, board: board, backPage: backPage)

@@ -85,6 +85,8 @@ public struct SiteBuilder: Sendable {
             let pagesUnchanged = try keepPagesIfUnchanged(posts: postsDigest, base: base, output: output)
             var summaries: [BoardSummary] = []
             progress.update { $0.boards = boards.count }
+            try sizeBoards(boards)
+            let plainTextPosts = PlainTextPosts()
             if !pagesUnchanged {
                 // Boards stream side by side: a rebuild reads each board's keys on one core and renders few pages, so
                 // one board at a time left the other cores idle. Each page depends only on the store's snapshot.
@@ -92,12 +94,11 @@ public struct SiteBuilder: Sendable {
                 summaries = try concurrentMap(boards.count) { index in
                     let board = boards[index]
                     let summary = try BoardPass(
-                        board: board, boardIds: boardIds, store: store, renderer: renderer, pages: pages, output: output, base: base
+                        board: board, boardIds: boardIds, store: store, renderer: renderer, pages: pages, output: output, base: base,
+                        meter: progress, plainTextPosts: plainTextPosts
                     ).run()
-                    progress.update { meter in
-                        meter.boardsDone += 1
-                        meter.posts += summary.postCount
-                    }
+                    progress.update { $0.posts += summary.postCount }
+                    progress.finishBoard(board.boardId)
                     logger.debug("Built board", metadata: ["board": "\(board.boardId)", "posts": "\(summary.postCount)"])
                     return summary
                 }
@@ -106,8 +107,9 @@ public struct SiteBuilder: Sendable {
                     try output.write(home, to: SitePaths.home)
                 }
             } else {
-                progress.update { $0.boardsDone = boards.count }
+                for board in boards { progress.finishBoard(board.boardId) }
             }
+            plainTextPosts.report(to: logger)
             timer.lap("board and post pages")
             let searchReport: SearchPhase.Report
             do {
@@ -151,6 +153,14 @@ public struct SiteBuilder: Sendable {
             publisher.discard(staging)
             throw BuildError(phase: .render, underlying: error)
         }
+    }
+
+    /// Sizes every board for the build's ETA with its post count in the store (removed posts included: the board pass
+    /// reads their keys too).
+    func sizeBoards(_ boards: [Board]) throws {
+        let counts: [Int: Int]
+        do { counts = try store.postCountsByBoard() } catch { throw BuildError(phase: .store, underlying: error) }
+        for board in boards { progress.sizeBoard(board.boardId, posts: counts[board.boardId] ?? 0) }
     }
 
     /// The version of the page engine: bump it when a change renders the same inputs differently, so that the next

@@ -9,10 +9,11 @@ struct ProgressLine {
     /// Seconds since the stage started.
     var elapsed: Double
 
-    /// The share done, from the boards finished; nil before the boards are known. (Posts are no measure: an
-    /// incremental crawl reads a few of each board's total, and totals arrive board by board.)
+    /// The share done, counted in posts (``ProgressMeter/Snapshot/fractionDone``): on an archive where one board holds
+    /// most posts, the boards finished say little. A board an incremental crawl finishes early counts whole; boards not
+    /// sized yet count as the average sized board. Nil before any board is sized.
     var fraction: Double? {
-        snapshot.boards > 0 ? Double(snapshot.boardsDone) / Double(snapshot.boards) : nil
+        snapshot.fractionDone
     }
 
     /// Seconds left at the pace so far, once a share is done.
@@ -53,6 +54,7 @@ struct ProgressLine {
         } else {
             object.merge(["filesRendered": snapshot.filesRendered, "filesWritten": snapshot.filesWritten]) { $1 }
         }
+        if snapshot.boardsSized > 0 { object["postsExpected"] = snapshot.postsExpected }
         if let left = secondsLeft { object["etaSeconds"] = left.rounded() }
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
         return String(decoding: data, as: UTF8.self)
