@@ -2,7 +2,8 @@
 ///
 /// A term is a whitespace-separated word of a post's title or contents, normalised (NFKC, lowercase), with
 /// leading and trailing punctuation and symbols removed. It needs at least two code points and one letter, is
-/// made of letters and digits only (so `javascript:alert(1` or a URL is not a keyword), and is not a stop word. Korean words lose one trailing particle (은/는/이/가/을/를/에/에서/
+/// made of letters and digits only (so `javascript:alert(1` or a URL is not a keyword), has at most
+/// ``maximumTermLength`` code points, and is not a stop word. Korean words lose one trailing particle (은/는/이/가/을/를/에/에서/
 /// 의/도/로/으로/와/과/까지/부터/에게/께서/한테/처럼/보다/마다/만) when at least two syllables remain, so
 /// "서울은" and "서울에서" both count as "서울". Frequency is the number of posts that contain the term.
 /// Ties are broken by the term's code points so the choice is deterministic. A term found in more posts than the
@@ -13,6 +14,9 @@ struct KeywordSelector {
         "은", "는", "이", "가", "을", "를", "에", "의", "도", "로", "와", "과", "만",
     ]
     private static let particleBytes = particles.map { Array($0.utf8) }
+    /// The most code points a term has: a keyword page searches every post it lists for its keyword, and a keyword as
+    /// long as a post (a 100,000-character word copied into many posts) made that search quadratic.
+    static let maximumTermLength = 64
     static let stopWords: Set<String> = [
         "그리고", "그러나", "하지만", "그래서", "그런데", "또한", "있는", "있다", "있습니다", "없습니다", "합니다", "입니다", "했습니다",
         "됩니다", "하는", "하고", "해서", "대한", "위해", "위한", "이번", "저희", "우리", "그냥", "정말", "너무", "같은", "이런",
@@ -166,7 +170,7 @@ struct KeywordSelector {
                 break
             }
         }
-        return scalars >= 2 && hasLetter
+        return scalars >= 2 && scalars <= maximumTermLength && hasLetter
             && !(bytes.count <= longestStopTerm && stopTermHashes.contains(Bytes.fnv1a(bytes)) && stopTerms.contains(Term(bytes)))
     }
 
@@ -200,9 +204,13 @@ struct KeywordSelector {
 
     /// The term a raw word counts as, or nil when it is not a term.
     static func term(of word: String) -> String? {
-        var scalars = Array(TextNormalizer.normalize(word).unicodeScalars)
-        while let first = scalars.first, isTrimmed(first) { scalars.removeFirst() }
-        while let last = scalars.last, isTrimmed(last) { scalars.removeLast() }
+        let normalized = Array(TextNormalizer.normalize(word).unicodeScalars)
+        // Trimmed by indices: removing the first of a long run one at a time moved the rest each time (quadratic).
+        var low = 0
+        var high = normalized.count
+        while low < high, isTrimmed(normalized[low]) { low += 1 }
+        while high > low, isTrimmed(normalized[high - 1]) { high -= 1 }
+        let scalars = Array(normalized[low..<high])
         var term = String(String.UnicodeScalarView(scalars))
         if !scalars.isEmpty, scalars.allSatisfy({ (0xAC00...0xD7A3).contains($0.value) }) {
             for particle in particles where term.hasSuffix(particle) && scalars.count - particle.unicodeScalars.count >= 2 {
@@ -211,7 +219,7 @@ struct KeywordSelector {
             }
         }
         let final = Array(term.unicodeScalars)
-        guard final.count >= 2, final.contains(where: { $0.properties.isAlphabetic }),
+        guard final.count >= 2, final.count <= maximumTermLength, final.contains(where: { $0.properties.isAlphabetic }),
             final.allSatisfy({ $0.properties.isAlphabetic || $0.properties.numericType != nil || $0.properties.generalCategory == .nonspacingMark }),
             !stopWords.contains(term)
         else { return nil }
