@@ -17,6 +17,8 @@ let package = Package(
         // swift-mustache 2.1.1 with fast paths for plain values (Vendor/swift-mustache/PATCHES.md).
         .package(path: "Vendor/swift-mustache"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // The shared archive store on PostgreSQL (issue 24): connections, TLS through NIOSSL, SCRAM authentication.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         // Already in the graph through async-http-client; declared because the library and tests import them.
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
@@ -41,6 +43,7 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -2,9 +2,15 @@
 # Quick start, 2 of 2: every test: Swift unit, golden, pipeline and end-to-end tests, then real-browser tests.
 set -euo pipefail
 cd "$(dirname "$0")"
-scripts/bootstrap.sh --browser
+scripts/bootstrap.sh --browser --postgres
 swift format lint --recursive --strict Sources Tests Package.swift
 swift build --build-tests
+# A throwaway PostgreSQL server for the store tests (never skipped: without it they fail), stopped on every exit.
+postgres_env=$(mktemp /tmp/boardarchive-pg-env.XXXXXX)
+trap 'scripts/postgres-server.sh stop "$postgres_env"' EXIT
+scripts/postgres-server.sh start "$postgres_env"
+# shellcheck disable=SC1090
+. "$postgres_env"
 swift test --skip-build
 # The vendored, patched swift-mustache (Vendor/swift-mustache/PATCHES.md), its own tests and the patch's.
 swift test --package-path Vendor/swift-mustache

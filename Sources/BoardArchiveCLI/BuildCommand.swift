@@ -10,6 +10,7 @@ struct BuildCommand: AsyncParsableCommand {
 
     @OptionGroup var config: ConfigOptions
     @OptionGroup var store: StoreOptions
+    @OptionGroup var password: StorePasswordOptions
     @OptionGroup var build: BuildOptions
     @OptionGroup var pseudonyms: PseudonymOptions
     @OptionGroup var log: LogOptions
@@ -17,11 +18,11 @@ struct BuildCommand: AsyncParsableCommand {
 
     func run() async throws {
         do {
-            let settings = try config.resolve(store.flagSettings, build.flagSettings, output.flagSettings, log.flagSettings)
+            let settings = try config.resolve(store.flagSettings, password.flagSettings, build.flagSettings, output.flagSettings, log.flagSettings)
             let out = output.makeOutput(settings)
             var configuration = try build.makeConfiguration(settings)
             configuration.pseudonymKey = try pseudonyms.key()
-            let archive = try ArchiveStore(readingOnly: try StoreLocation(parsing: try settings.required("store")).path)
+            let archive = try ArchiveStore(readingOnly: try StoreLocation(parsing: try settings.required("store")).sqlitePath())
             let report = try await SitePublishing.build(
                 configuration, store: archive, logger: LogOptions.makeLogger(settings, output: out), output: out)
             out.say(SitePublishing.describe(report, configuration: configuration))

@@ -13,13 +13,15 @@ struct CrawlCommand: AsyncParsableCommand {
     @OptionGroup var config: ConfigOptions
     @OptionGroup var crawl: CrawlOptions
     @OptionGroup var store: StoreOptions
+    @OptionGroup var password: StorePasswordOptions
     @OptionGroup var creation: StoreCreationOptions
     @OptionGroup var log: LogOptions
     @OptionGroup var output: OutputOptions
 
     func run() async throws {
         do {
-            let settings = try config.resolve(crawl.flagSettings, store.flagSettings, creation.flagSettings, output.flagSettings, log.flagSettings)
+            let settings = try config.resolve(
+                crawl.flagSettings, store.flagSettings, creation.flagSettings, password.flagSettings, output.flagSettings, log.flagSettings)
             let out = output.makeOutput(settings)
             let logger = LogOptions.makeLogger(settings, output: out)
             let report = try await Self.crawl(

@@ -102,7 +102,22 @@ struct StoreOptions: ParsableArguments {
     /// `store.create` allow it (`redact` never creates a store).
     static func open(_ settings: Settings, creating: Bool = true) throws -> ArchiveStore {
         let location = try StoreLocation(parsing: try settings.required("store"))
-        return try ArchiveStore(path: location.path, creating: creating && (settings.bool("store.create") ?? true))
+        return try ArchiveStore(path: try location.sqlitePath(), creating: creating && (settings.bool("store.create") ?? true))
+    }
+}
+
+/// Where a PostgreSQL store's password comes from (never the URL or a flag's value).
+struct StorePasswordOptions: ParsableArguments {
+    @Option(help: "The environment variable holding a PostgreSQL store's password. Default: PGPASSWORD, else ~/.pgpass (store.password-env).")
+    var storePasswordEnv: String?
+
+    @Option(help: "A file holding a PostgreSQL store's password, instead of --store-password-env (store.password-file).")
+    var storePasswordFile: String?
+
+    /// The settings given as flags, by key.
+    var flagSettings: [String: RawSetting] {
+        let given = ["store.password-env": storePasswordEnv, "store.password-file": storePasswordFile]
+        return given.compactMapValues { $0.map(RawSetting.scalar) }
     }
 }
 

@@ -16,13 +16,14 @@ enum ExitCodes {
     static let dataError: Int32 = 65
     /// 66: `redact` named a post, board, writer or redaction number the store does not hold (or one already undone).
     static let noInput: Int32 = 66
-    /// 69: the API was unreachable or kept failing after retries.
+    /// 69: the API was unreachable or kept failing after retries; a PostgreSQL store's server was unreachable or could not
+    /// give the TLS asked for.
     static let unavailable: Int32 = 69
     /// 73: the store or the output could not be used (also a refused output folder, a broken template or a partial loop,
     /// an empty or schema-less store, a missing store when `store.create` is false, a store another crawl holds, a build
     /// that would remove more than half of the previous site's posts).
     static let cannotCreate: Int32 = 73
-    /// 77: no token, or the API refused it (401).
+    /// 77: no token, or the API refused it (401); a PostgreSQL store's server refused the login.
     static let unauthorized: Int32 = 77
     /// 130: the crawl stopped on `SIGINT` (128 + 2); the pages fetched are stored, the next run resumes.
     static let interrupted: Int32 = 130
@@ -32,9 +33,9 @@ enum ExitCodes {
     static let helpText = """
         Exit codes: 0 success; 1 unexpected failure; 64 usage or configuration error; 65 the API sent data that breaks the contract, \
         or a board still disagreed with its total after re-verification; 66 redact named a post, board, writer or redaction \
-        the store does not hold; 69 the API was unreachable or kept failing after retries; 73 the store, templates or output folder could not \
+        the store does not hold; 69 the API (or a PostgreSQL store's server) was unreachable, kept failing after retries, or could not give the TLS asked for; 73 the store, templates or output folder could not \
         be used (a missing store when store.create is false, a store another crawl holds), or build refused to publish a site keeping fewer than half of the previous site's posts (see --allow-shrink); \
-        the previous site and the store are left untouched; 77 no API token, or the API refused it (401, 403); \
+        the previous site and the store are left untouched; 77 no API token, or the API refused it (401, 403), or a PostgreSQL server refused the store's login; \
         130 / 143 the crawl stopped on SIGINT / SIGTERM after storing the pages in flight (run the same command again to resume).
         """
 
@@ -55,7 +56,9 @@ enum ExitCodes {
             }
         case let error as StoreError:
             switch error.reason {
-            case .unknownScheme, .unsupportedBackend: return usage
+            case .unknownScheme, .unsupportedBackend, .invalidURL: return usage
+            case .unreachable, .tlsFailed: return unavailable
+            case .authenticationFailed: return unauthorized
             default: return cannotCreate
             }
         case is BuildError: return cannotCreate

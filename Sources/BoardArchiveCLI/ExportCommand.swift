@@ -12,6 +12,7 @@ struct ExportCommand: AsyncParsableCommand {
     @OptionGroup var config: ConfigOptions
     @OptionGroup var crawl: CrawlOptions
     @OptionGroup var store: StoreOptions
+    @OptionGroup var password: StorePasswordOptions
     @OptionGroup var creation: StoreCreationOptions
     @OptionGroup var build: BuildOptions
     @OptionGroup var log: LogOptions
@@ -20,7 +21,8 @@ struct ExportCommand: AsyncParsableCommand {
     func run() async throws {
         do {
             let settings = try config.resolve(
-                crawl.flagSettings, store.flagSettings, creation.flagSettings, build.flagSettings, output.flagSettings, log.flagSettings)
+                crawl.flagSettings, store.flagSettings, creation.flagSettings, password.flagSettings, build.flagSettings, output.flagSettings,
+                log.flagSettings)
             let out = output.makeOutput(settings)
             let logger = LogOptions.makeLogger(settings, output: out)
             let buildConfiguration = try build.makeConfiguration(settings)

@@ -15,11 +15,12 @@ struct RedactCommand: AsyncParsableCommand {
     @OptionGroup var options: RedactOptions
     @OptionGroup var config: ConfigOptions
     @OptionGroup var store: StoreOptions
+    @OptionGroup var password: StorePasswordOptions
 
     func run() async throws {
         do {
             // The store comes from --store, BOARDARCHIVE_STORE or the configuration file, like every command's.
-            let archive = try StoreOptions.open(try config.resolve(store.flagSettings), creating: false)
+            let archive = try StoreOptions.open(try config.resolve(store.flagSettings, password.flagSettings), creating: false)
             if options.list {
                 print(Self.table(try archive.redactions()))
             } else if let number = options.undo {

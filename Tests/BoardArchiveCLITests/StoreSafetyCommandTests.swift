@@ -70,8 +70,8 @@ struct StoreSafetyCommandTests {
 
     @Test(arguments: [
         ("mysql://archiver:hunter2-secret@db.example:3306/archive", "does not know the scheme mysql://"),
-        ("postgres://archiver:hunter2-secret@127.0.0.1:5432/archive", "postgres:// names a PostgreSQL database"),
-        ("postgresql://archiver:hunter2-secret@127.0.0.1/archive", "postgresql:// names a PostgreSQL database"),
+        ("postgres://archiver:hunter2-secret@127.0.0.1:5432/archive", "(it holds a password, which belongs in PGPASSWORD, ~/.pgpass"),
+        ("postgresql://archiver:hunter2-secret@127.0.0.1/archive", "(it holds a password, which belongs in PGPASSWORD, ~/.pgpass"),
     ])
     func aStoreURLIsNeverTakenForAPath(store: String, message: String) async throws {
         let folder = try CommandRunner.temporaryFolder()
@@ -86,6 +86,18 @@ struct StoreSafetyCommandTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty, "a folder or file was created for the URL")
         let variable = try await CommandRunner.run(["build"], environment: ["BOARDARCHIVE_STORE": store], in: folder)
         #expect(variable.status == 64 && variable.stderr.contains("BOARDARCHIVE_STORE must be"), "stderr: \(variable.stderr)")
+    }
+
+    @Test func aPostgresStoreIsRefusedByTheCommandsThatCannotUseItYet() async throws {
+        let folder = try CommandRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = "postgres://archiver@127.0.0.1:1/archive"
+        for command in [["crawl", "--api", "http://127.0.0.1:9/api"], ["build"], ["redact", "--list"], ["store", "backup", "--to", "b.sqlite"]] {
+            let result = try await CommandRunner.run(command + ["--store", store], environment: ["BOARD_API_TOKEN": "token"], in: folder)
+            #expect(result.status == 64, "\(command): \(result.stderr)")
+            #expect(result.stderr.contains("names a PostgreSQL database (postgres://), which this boardarchive can check"), "\(result.stderr)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty, "a folder or file was created for the URL")
     }
 
     @Test func aFileURLNamesASQLiteFile() async throws {

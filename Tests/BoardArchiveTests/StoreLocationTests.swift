@@ -15,9 +15,22 @@ struct StoreLocationTests {
         #expect(try StoreLocation(parsing: text) == .sqliteFile(path: path))
     }
 
+    @Test func postgresURLsNameAPostgreSQLStore() throws {
+        #expect(
+            try StoreLocation(parsing: "postgresql://archiver@db/archive")
+                == .postgres(try PostgresStoreURL(parsing: "postgres://archiver@db:5432/archive")))
+        #expect(throws: StoreError(location: "postgres://archiver@db:5432/archive", reason: .unsupportedBackend("postgres"))) {
+            try StoreLocation(parsing: "postgres://archiver@db/archive").sqlitePath()
+        }
+    }
+
     @Test(arguments: [
-        ("postgres://archiver:s3cret@db:5432/archive", StoreError.Reason.unsupportedBackend("postgres"), "postgres://archiver:***@db:5432/archive"),
-        ("PostgreSQL://db/archive", .unsupportedBackend("postgresql"), "PostgreSQL://db/archive"),
+        (
+            "postgres://archiver:s3cret@db:5432/archive",
+            StoreError.Reason.invalidURL("it holds a password, which belongs in PGPASSWORD, ~/.pgpass, store.password-env or store.password-file"),
+            "postgres://archiver:***@db:5432/archive"
+        ),
+        ("PostgreSQL://db/archive", .invalidURL("it names no user (postgres://USER@HOST/DB)"), "PostgreSQL://db/archive"),
         ("mysql://u:p@q@h/db", .unknownScheme("mysql"), "mysql://u:***@h/db"),
         ("s3://bucket/archive.sqlite", .unknownScheme("s3"), "s3://bucket/archive.sqlite"),
         ("file://otherhost/archive.sqlite", .unknownScheme("file"), "file://otherhost/archive.sqlite"),

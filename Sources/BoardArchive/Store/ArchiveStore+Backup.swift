@@ -61,3 +61,16 @@ extension ArchiveStore {
         return StoreBackup(path: destination, bytes: size, posts: posts)
     }
 }
+
+extension ArchiveStore {
+    /// What `store check` reports of a SQLite store: `PRAGMA integrity_check`'s first lines (`["ok"]` when sound) and
+    /// the boards and posts held (removed posts included).
+    public func check() throws -> (integrity: [String], boards: Int, posts: Int) {
+        try read { db in
+            (
+                Array(try String.fetchAll(db, sql: "PRAGMA integrity_check").prefix(5)), try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM board") ?? 0,
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM post") ?? 0
+            )
+        }
+    }
+}

@@ -20,6 +20,16 @@ public struct StoreError: Error, Equatable, Sendable, LocalizedError {
         case crawlInProgress(holder: String)
         /// SQLite waited for another process's lock on the file and gave up.
         case busy
+        /// A `postgres://` URL that cannot be used: what is wrong with it.
+        case invalidURL(String)
+        /// The PostgreSQL server cannot be reached: why, in a few words.
+        case unreachable(String)
+        /// The PostgreSQL server refused the login: its words.
+        case authenticationFailed(String)
+        /// The PostgreSQL server has no database of that name.
+        case databaseMissing(String)
+        /// TLS was asked for and could not be had: why.
+        case tlsFailed(String)
     }
 
     /// The store file, or the store's URL without its password.
@@ -56,12 +66,28 @@ public struct StoreError: Error, Equatable, Sendable, LocalizedError {
                 + "(or a file:// URL)."
         case .unsupportedBackend(let scheme):
             return
-                "The store \(location) names a PostgreSQL database (\(scheme)://), which this boardarchive cannot open yet; give the path "
-                + "of a SQLite file."
+                "The store \(location) names a PostgreSQL database (\(scheme)://), which this boardarchive can check (boardarchive store "
+                + "check) but not yet crawl into, build from or redact; give the path of a SQLite file."
         case .crawlInProgress(let holder):
             return
                 "The archive store \(location) is being crawled by \(holder); wait for that crawl to finish (or stop it), then run "
                 + "this one again."
+        case .invalidURL(let problem):
+            return "The store URL \(location) cannot be used: \(problem)."
+        case .unreachable(let detail):
+            return
+                "The PostgreSQL server of the store \(location) cannot be reached (\(detail)); check the host and port in the URL and that the "
+                + "server is running and accepts TCP connections."
+        case .authenticationFailed(let detail):
+            return
+                "The PostgreSQL server of the store \(location) refused the login (\(detail)); check the user in the URL and the password "
+                + "in PGPASSWORD, ~/.pgpass, store.password-env or store.password-file."
+        case .databaseMissing(let database):
+            return
+                "The PostgreSQL server of the store \(location) has no database \(database); create it (createdb \(database)) or fix the URL."
+        case .tlsFailed(let detail):
+            return
+                "The store \(location) asks for TLS, but \(detail); fix sslmode or sslrootcert in the URL, or the server's TLS settings."
         case .busy:
             return
                 "The archive store \(location) stayed locked by another process for 10 s; wait for the other boardarchive "

@@ -3,11 +3,13 @@ import Foundation
 /// Where an archive store lives, as `--store`, `store:` or `BOARDARCHIVE_STORE` names it.
 ///
 /// A value with a URL scheme (`name://…`) is never taken for a path: `file://` names a SQLite file, `postgres://` and
-/// `postgresql://` name a PostgreSQL database (not yet supported by this build, so refused), and any other scheme is
-/// refused. Everything else is the path of a SQLite file.
+/// `postgresql://` name a PostgreSQL database (``PostgresStoreURL``), and any other scheme is refused. Everything else is
+/// the path of a SQLite file.
 public enum StoreLocation: Sendable, Equatable {
     /// A SQLite file.
     case sqliteFile(path: String)
+    /// A PostgreSQL database.
+    case postgres(PostgresStoreURL)
 
     /// The schemes that name a PostgreSQL database.
     static let postgresSchemes: Set<String> = ["postgres", "postgresql"]
@@ -15,7 +17,7 @@ public enum StoreLocation: Sendable, Equatable {
     /// Reads `text` as a store location.
     ///
     /// - Throws: ``StoreError`` with ``StoreError/Reason/unknownScheme(_:)`` for a scheme boardarchive does not know,
-    ///   or ``StoreError/Reason/unsupportedBackend(_:)`` for a PostgreSQL URL; the message shows the value without
+    ///   or ``StoreError/Reason/invalidURL(_:)`` for a PostgreSQL URL it cannot use; the message shows the value without
     ///   any password it holds.
     public init(parsing text: String) throws {
         guard let scheme = Self.scheme(of: text) else {
@@ -30,16 +32,19 @@ public enum StoreLocation: Sendable, Equatable {
             }
             self = .sqliteFile(path: url.path)
         case _ where Self.postgresSchemes.contains(scheme):
-            throw StoreError(location: shown, reason: .unsupportedBackend(scheme))
+            self = .postgres(try PostgresStoreURL(parsing: text))
         default:
             throw StoreError(location: shown, reason: .unknownScheme(scheme))
         }
     }
 
-    /// The path of the SQLite file.
-    public var path: String {
+    /// The path of the SQLite file, for the commands that work on SQLite stores only so far.
+    ///
+    /// - Throws: ``StoreError/Reason/unsupportedBackend(_:)`` for a PostgreSQL store.
+    public func sqlitePath() throws -> String {
         switch self {
-        case .sqliteFile(let path): path
+        case .sqliteFile(let path): return path
+        case .postgres(let url): throw StoreError(location: url.description, reason: .unsupportedBackend("postgres"))
         }
     }
 

@@ -14,6 +14,12 @@ extension SettingKey {
         SettingKey(
             "store.create", .boolean, flag: "--create-store", default: "true",
             "Create the store when it is missing; false (nightly runs) refuses a missing or empty store instead of starting a new archive."),
+        SettingKey(
+            "store.password-env", .variableName, flag: "--store-password-env", default: "PGPASSWORD",
+            "The environment variable holding a PostgreSQL store's password (never the URL or this file); else ~/.pgpass is read."),
+        SettingKey(
+            "store.password-file", .path, flag: "--store-password-file", example: "secrets/archive-db-password",
+            "A file holding a PostgreSQL store's password, instead of store.password-env."),
         SettingKey("crawl.concurrency", .integer(1...64, note: ""), flag: "--concurrency", default: "4", "Boards crawled at the same time."),
         SettingKey(
             "crawl.page-size", .integer(2...1_000, note: " (pages overlap by one post)"), flag: "--page-size", default: "30",

@@ -39,7 +39,7 @@ extension SettingKey {
     var expectation: String {
         switch kind {
         case .text, .path: return "a non-empty string"
-        case .store: return "the path of a SQLite file"
+        case .store: return "the path of a SQLite file or a postgres://USER@HOST:PORT/DB URL"
         case .url: return "an http(s) URL such as https://mp-dev.mail-server.kr/api/v2"
         case .variableName: return "an environment variable name such as BOARD_API_TOKEN"
         case .integer(let range, let note): return "between \(range.lowerBound) and \(range.upperBound)\(note)"
@@ -109,15 +109,13 @@ extension SettingKey {
         guard !text.isEmpty else { return .failure(SettingProblem(expected: "the path of a SQLite file", shown: shown)) }
         do {
             guard case .sqliteFile(let path) = try StoreLocation(parsing: text) else { return .success(.string(text)) }
+            // A file URL resolves to its path; a plain path relative to the file resolves against the file's folder.
             guard path == text, let folder, !text.hasPrefix("/") else { return .success(.string(path)) }
             return .success(.string(folder.appendingPathComponent(text).standardizedFileURL.path))
         } catch let error as StoreError {
             switch error.reason {
-            case .unsupportedBackend(let scheme):
-                return .failure(
-                    SettingProblem(
-                        expected: "the path of a SQLite file (\(scheme):// names a PostgreSQL database, which this boardarchive cannot open yet)",
-                        shown: shown))
+            case .invalidURL(let problem):
+                return .failure(SettingProblem(expected: "a usable postgres:// URL (\(problem))", shown: shown))
             case .unknownScheme(let scheme):
                 return .failure(
                     SettingProblem(

@@ -1,0 +1,128 @@
+import Foundation
+import Logging
+import NIOCore
+import PostgresNIO
+
+/// The archive store in a PostgreSQL database: opening it, its schema and what `store check` reports.
+///
+/// Opening connects (see ``PostgresConnector``), then checks the schema the way the SQLite store does: a database
+/// without the archive's tables is created when `creating`, else refused as missing; migrations this build does not
+/// know are refused as a newer schema; missing ones are applied, in one transaction under an advisory lock so that two
+/// machines opening a new archive at once do not both create it. Crawling into, building from and redacting a
+/// PostgreSQL store come next (issue 24); the commands refuse it until then.
+public final class PostgresArchive: Sendable {
+    public let url: PostgresStoreURL
+    let connection: PostgresConnection
+    let logger: Logger
+
+    /// The key of the advisory lock held while the schema is created or migrated (any fixed 64-bit number).
+    static let schemaLockKey: Int64 = 0x426F_6172_6441_7263
+
+    private init(url: PostgresStoreURL, connection: PostgresConnection, logger: Logger) {
+        self.url = url
+        self.connection = connection
+        self.logger = logger
+    }
+
+    /// Connects and checks (when `creating`, creates or migrates) the schema.
+    public static func open(_ connector: PostgresConnector, creating: Bool) throws -> PostgresArchive {
+        let archive = PostgresArchive(url: connector.url, connection: try connector.connect(), logger: connector.logger)
+        do {
+            try archive.prepareSchema(creating: creating)
+            return archive
+        } catch {
+            archive.close()
+            throw error
+        }
+    }
+
+    /// Connects without looking at the schema (for maintenance: creating or dropping databases in tests).
+    static func connectOnly(_ connector: PostgresConnector) throws -> PostgresArchive {
+        PostgresArchive(url: connector.url, connection: try connector.connect(), logger: connector.logger)
+    }
+
+    /// Closes the connection.
+    public func close() {
+        try? connection.close().wait()
+    }
+
+    /// The migrations applied, in order; empty when the database holds no archive.
+    func appliedMigrations() throws -> [String] {
+        let exists = try rows("SELECT to_regclass('\(Self.migrationTable)') IS NOT NULL") { try $0.decode(Bool.self) }
+        guard exists.first == true else { return [] }
+        return try rows("SELECT identifier FROM \(Self.migrationTable) ORDER BY position") { try $0.decode(String.self) }
+    }
+
+    private func prepareSchema(creating: Bool) throws {
+        let known = Self.migrations.map(\.identifier)
+        let applied = try appliedMigrations()
+        if applied.contains(where: { !known.contains($0) }) {
+            throw StoreError(location: url.description, reason: .newerSchema(found: applied.count, supported: known.count))
+        }
+        guard applied.count < known.count else { return }
+        guard creating || !applied.isEmpty else {
+            throw StoreError(location: url.description, reason: .missing(detail: "holds no archive (no archive tables)"))
+        }
+        try transaction {
+            try execute("SELECT pg_advisory_xact_lock(\(Self.schemaLockKey))")
+            try execute(
+                "CREATE TABLE IF NOT EXISTS \(Self.migrationTable) (position INTEGER PRIMARY KEY, identifier TEXT NOT NULL UNIQUE, "
+                    + "appliedAt DOUBLE PRECISION NOT NULL)")
+            // Read again under the lock: another machine may have migrated meanwhile.
+            let done = Set(try rows("SELECT identifier FROM \(Self.migrationTable)") { try $0.decode(String.self) })
+            for (position, migration) in Self.migrations.enumerated() where !done.contains(migration.identifier) {
+                for statement in migration.statements { try execute(statement) }
+                try execute(
+                    "INSERT INTO \(Self.migrationTable) (position, identifier, appliedAt) VALUES (\(position + 1), '\(migration.identifier)', "
+                        + "extract(epoch FROM clock_timestamp()))")
+            }
+        }
+    }
+
+    /// The schema version (the number of migrations applied).
+    public func schemaVersion() throws -> Int { try appliedMigrations().count }
+
+    /// The number of boards and posts held (removed posts included), and the server's version.
+    public func summary() throws -> (boards: Int, posts: Int, server: String) {
+        let counts = try rows("SELECT (SELECT COUNT(*) FROM board), (SELECT COUNT(*) FROM post), current_setting('server_version')") {
+            let (boards, posts, server) = try $0.decode((Int64, Int64, String).self)
+            return (Int(boards), Int(posts), server)
+        }
+        guard let first = counts.first else { throw StoreError(location: url.description, reason: .query("no answer to a count")) }
+        return first
+    }
+
+    // MARK: Statements
+
+    /// Runs `sql` (no parameters) and discards its rows.
+    func execute(_ sql: String) throws {
+        _ = try rows(sql) { _ in () }
+    }
+
+    /// Runs `sql` and decodes every row with `decode`.
+    func rows<T>(_ sql: String, _ decode: (PostgresRow) throws -> T) throws -> [T] {
+        do {
+            let result = try connection.query(PostgresQuery(unsafeSQL: sql), logger: logger).wait()
+            return try result.rows.map(decode)
+        } catch let error as PSQLError {
+            throw StoreError(location: url.description, reason: .query(Self.plainReason(error)))
+        }
+    }
+
+    /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
+    func transaction(_ body: () throws -> Void) throws {
+        try execute("BEGIN")
+        do {
+            try body()
+            try execute("COMMIT")
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// The server's message for a failed statement, or the error's code.
+    static func plainReason(_ error: PSQLError) -> String {
+        error.serverInfo?[.message] ?? "\(error.code)"
+    }
+}

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# A throwaway PostgreSQL server for the store tests: Debian's postgresql, initdb into a temporary folder owned by the
+# unprivileged user postgres, on a free loopback port, with a user and a database for the tests and a password that
+# only a file holds (scram-sha-256, never on a command line).
+#   scripts/postgres-server.sh start ENVFILE   starts it and writes the variables the tests read into ENVFILE
+#   scripts/postgres-server.sh stop ENVFILE    stops it and removes its folder
+# ENVFILE (sourced by test.sh) sets BOARDARCHIVE_TEST_POSTGRES_URL (postgres://archiver@127.0.0.1:PORT/archive_test),
+# BOARDARCHIVE_TEST_POSTGRES_PASSWORD_FILE, BOARDARCHIVE_TEST_POSTGRES_DATA and BOARDARCHIVE_TEST_POSTGRES_CTL (for the
+# tests that restart the server).
+set -euo pipefail
+command="${1:-}"
+envfile="${2:-}"
+if [ -z "$command" ] || [ -z "$envfile" ]; then echo "usage: scripts/postgres-server.sh start|stop ENVFILE" >&2; exit 64; fi
+bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
+if [ -z "$bin" ]; then echo "PostgreSQL is not installed; run scripts/bootstrap.sh --postgres" >&2; exit 69; fi
+as_postgres() {
+    if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
+}
+
+case "$command" in
+start)
+    folder=$(mktemp -d /tmp/boardarchive-pg.XXXXXX)
+    chmod 755 "$folder"
+    data="$folder/data"
+    password=$(head -c 18 /dev/urandom | base64 | tr -d '/+=')
+    printf '%s\n' "$password" > "$folder/superuser-password"
+    printf '%s' "$password" > "$folder/archiver-password"
+    if [ "$(id -u)" -eq 0 ]; then chown -R postgres "$folder"; fi
+    chmod 600 "$folder/superuser-password"
+    chmod 644 "$folder/archiver-password"
+    as_postgres "$bin/initdb" -D "$data" -U postgres --auth=scram-sha-256 --pwfile="$folder/superuser-password" >"$folder/initdb.log"
+    port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
+    as_postgres "$bin/pg_ctl" -D "$data" -o "-p $port -k $folder -c listen_addresses=127.0.0.1 -c max_connections=200 -c fsync=off" \
+        -l "$folder/server.log" -w start >/dev/null
+    # The password goes to psql on standard input and in the environment, never on a command line.
+    PGPASSWORD="$password" "$bin/psql" -q -h 127.0.0.1 -p "$port" -U postgres -d postgres -v ON_ERROR_STOP=1 >/dev/null <<SQL
+CREATE ROLE archiver LOGIN CREATEDB PASSWORD '$password';
+CREATE DATABASE archive_test OWNER archiver;
+SQL
+    cat > "$envfile" <<VARS
+export BOARDARCHIVE_TEST_POSTGRES_URL=postgres://archiver@127.0.0.1:$port/archive_test
+export BOARDARCHIVE_TEST_POSTGRES_PASSWORD_FILE=$folder/archiver-password
+export BOARDARCHIVE_TEST_POSTGRES_DATA=$data
+export BOARDARCHIVE_TEST_POSTGRES_CTL="$bin/pg_ctl"
+export BOARDARCHIVE_TEST_POSTGRES_FOLDER=$folder
+VARS
+    echo "PostgreSQL on 127.0.0.1:$port (data in $data)" >&2
+    ;;
+stop)
+    [ -f "$envfile" ] || exit 0
+    # shellcheck disable=SC1090
+    . "$envfile"
+    as_postgres "$BOARDARCHIVE_TEST_POSTGRES_CTL" -D "$BOARDARCHIVE_TEST_POSTGRES_DATA" -m immediate -w stop >/dev/null 2>&1 || true
+    rm -rf "$BOARDARCHIVE_TEST_POSTGRES_FOLDER" "$envfile"
+    ;;
+*)
+    echo "usage: scripts/postgres-server.sh start|stop ENVFILE" >&2; exit 64 ;;
+esac
