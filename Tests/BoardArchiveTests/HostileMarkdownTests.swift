@@ -68,6 +68,18 @@ struct HostileMarkdownTests {
         #expect(html == "<p class=\"plain-text\">&lt;b&gt;a&lt;/b&gt; &amp; &quot;q&quot; &#39;x&#39;<br />\n<br />\nnext\u{FFFD}<br />\nlast</p>\n")
     }
 
+    @Test("a feed entry carries a body over 256 KiB as plain text; its page keeps the Markdown")
+    func feedEntriesOfLongBodiesArePlainText() async throws {
+        let long = String(repeating: "**굵게** 그리고 보통 글자\n", count: 12_000)
+        let store = try SiteFixture.store(posts: [SiteFixture.post(1, at: "2024-05-01T00:00:00Z", contents: long)])
+        let site = try SiteFixture.temporaryDirectory()
+        try await SiteFixture.build(store, into: site)
+        #expect(try SiteFixture.text("posts/1.html", in: site).contains("<strong>굵게</strong>"))
+        let feed = try SiteFixture.text("feed.xml", in: site)
+        #expect(feed.contains(AtomFeed.escape(PlainTextBody.open + "**굵게** 그리고 보통 글자<br />")))
+        #expect(!feed.contains(AtomFeed.escape("<strong>")))
+    }
+
     @Test("a build renders a hostile post as plain text and names it in one warning; its neighbours stay Markdown")
     func buildWarnsOncePerPost() async throws {
         let hostile = try #require(HostileMarkdown.superLinear.first).body(bytes: 200_000)

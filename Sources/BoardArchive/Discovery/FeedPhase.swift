@@ -15,9 +15,23 @@ struct FeedPhase: Sendable {
     let base: BuildDigest
     /// Where the site is published (ending in `/`), or nil: links are then relative to the feed.
     let baseURL: URL?
+    /// Bodies rendered for one feed, kept for the next: a post is in its board's feed and in the archive's.
+    var renderedBodies = RenderedBodies()
 
     /// The archive's feed.
     static let archivePath = "feed.xml"
+
+    /// The largest body a feed entry carries as Markdown (256 KiB); a longer one is its plain text (``PlainTextBody``):
+    /// the post page has it in full, and a feed reader needs no megabytes of HTML (rendering them for every feed took
+    /// longer than the post page itself).
+    static let markdownBodyLimit = 256 << 10
+
+    /// The renderer of feed entries: the post pages' budget, with ``markdownBodyLimit``.
+    static let renderer: MarkdownRenderer = {
+        var renderer = MarkdownRenderer()
+        renderer.budget.limits.bytes = markdownBodyLimit
+        return renderer
+    }()
 
     /// The path of a board's feed.
     static func boardPath(_ boardId: Int) -> String {
@@ -90,7 +104,7 @@ struct FeedPhase: Sendable {
             return AtomFeed.Entry(
                 id: id(of: page), title: pages.displayTitle(post), link: link(to: page, from: path), published: post.createdDateTime,
                 author: pages.writerLabel(post), category: boardNames.map { $0[post.boardId] ?? "" },
-                contentHTML: MarkdownRenderer().render(bodies[post.postId]?.contents ?? ""))
+                contentHTML: renderedBodies.html(of: post.postId) { Self.renderer.render(bodies[post.postId]?.contents ?? "") })
         }
         return AtomFeed(
             id: id(of: path), title: title, selfLink: link(to: path, from: path), alternateLink: link(to: alternate, from: path),
