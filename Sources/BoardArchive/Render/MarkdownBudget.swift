@@ -56,7 +56,7 @@ struct MarkdownBudget: Sendable, Equatable {
             case .tableTooWide(let columns, let limit): "a table has \(columns) columns, over the limit of \(limit)"
             case .tooMuchTablePadding(let cells, let limit): "short table rows would be padded with \(cells) empty cells, over the limit of \(limit)"
             case .inlineWorkTooHigh(let work, let limit):
-                "unclosed brackets or HTML openers would cost the parser about \(work) steps, over the limit of \(limit) for its size"
+                "unclosed brackets, HTML openers or autolink candidates would cost the parser about \(work) steps, over the limit of \(limit) for its size"
             }
         }
     }

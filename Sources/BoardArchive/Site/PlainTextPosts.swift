@@ -34,7 +34,7 @@ final class PlainTextPosts: Sendable {
         entries.withLock { $0.removeAll() }
         for entry in recorded {
             logger.warning(
-                "Post rendered as plain text: \(entry.reason)",
+                "Post rendered as plain text: the Markdown renderer could not take it in bounded time",
                 metadata: ["board": "\(entry.boardId)", "post": "\(entry.postId)", "reason": "\(entry.reason)"])
         }
     }
