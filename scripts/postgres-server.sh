@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A throwaway PostgreSQL server for the store tests: Debian's postgresql, initdb into a temporary folder owned by the
-# unprivileged user postgres, on a free loopback port, with a user and a database for the tests and a password that
-# only a file holds (scram-sha-256, never on a command line).
+# unprivileged user postgres, on a free loopback port, with a user and a database for the tests; the superuser's and
+# the test user's passwords are separate and only files of mode 600 hold them (scram-sha-256, never on a command line).
 #   scripts/postgres-server.sh start ENVFILE   starts it and writes the variables the tests read into ENVFILE
 #   scripts/postgres-server.sh stop ENVFILE    stops it and removes its folder
 # ENVFILE (sourced by test.sh) sets BOARDARCHIVE_TEST_POSTGRES_URL (postgres://archiver@127.0.0.1:PORT/archive_test),
@@ -11,7 +11,7 @@ set -euo pipefail
 command="${1:-}"
 envfile="${2:-}"
 if [ -z "$command" ] || [ -z "$envfile" ]; then echo "usage: scripts/postgres-server.sh start|stop ENVFILE" >&2; exit 64; fi
-bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
+bin=$( (ls -d /usr/lib/postgresql/*/bin 2>/dev/null || true) | sort -V | tail -1)
 if [ -z "$bin" ]; then echo "PostgreSQL is not installed; run scripts/bootstrap.sh --postgres" >&2; exit 69; fi
 as_postgres() {
     if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
@@ -20,21 +20,34 @@ as_postgres() {
 case "$command" in
 start)
     folder=$(mktemp -d /tmp/boardarchive-pg.XXXXXX)
+    # Written first, so that `stop` removes the folder even when a later step fails.
+    printf 'export BOARDARCHIVE_TEST_POSTGRES_FOLDER=%s\n' "$folder" > "$envfile"
     chmod 755 "$folder"
+    cd "$folder" # initdb and pg_ctl run as postgres, who may not read the caller's working folder
     data="$folder/data"
-    password=$(head -c 18 /dev/urandom | base64 | tr -d '/+=')
-    printf '%s\n' "$password" > "$folder/superuser-password"
-    printf '%s' "$password" > "$folder/archiver-password"
-    if [ "$(id -u)" -eq 0 ]; then chown -R postgres "$folder"; fi
-    chmod 600 "$folder/superuser-password"
-    chmod 644 "$folder/archiver-password"
-    as_postgres "$bin/initdb" -D "$data" -U postgres --auth=scram-sha-256 --pwfile="$folder/superuser-password" >"$folder/initdb.log"
-    port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
-    as_postgres "$bin/pg_ctl" -D "$data" -o "-p $port -k $folder -c listen_addresses=127.0.0.1 -c max_connections=200 -c fsync=off" \
-        -l "$folder/server.log" -w start >/dev/null
+    # Two passwords: the superuser's stays in this folder (postgres only), the archiver's is for the tests (the caller only).
+    superuser=$(head -c 18 /dev/urandom | base64 | tr -d '/+=')
+    archiver=$(head -c 18 /dev/urandom | base64 | tr -d '/+=')
+    if [ "$(id -u)" -eq 0 ]; then chown postgres "$folder"; fi
+    (umask 077 && printf '%s\n' "$superuser" > "$folder/superuser-password")
+    if [ "$(id -u)" -eq 0 ]; then chown postgres "$folder/superuser-password"; fi
+    (umask 077 && printf '%s' "$archiver" > "$folder/archiver-password")
+    as_postgres "$bin/initdb" -D "$data" -U postgres --auth=scram-sha-256 --pwfile="$folder/superuser-password" \
+        --encoding=UTF8 --locale=C.UTF-8 >"$folder/initdb.log"
+    # A free port can be taken between the probe and the start: try a few.
+    port=""
+    for _ in 1 2 3 4 5; do
+        candidate=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
+        if as_postgres "$bin/pg_ctl" -D "$data" -o "-p $candidate -k $folder -c listen_addresses=127.0.0.1 -c max_connections=200 -c fsync=off" \
+            -l "$folder/server.log" -w start >/dev/null; then
+            port=$candidate
+            break
+        fi
+    done
+    if [ -z "$port" ]; then echo "PostgreSQL did not start; its log: $folder/server.log" >&2; cat "$folder/server.log" >&2; exit 69; fi
     # The password goes to psql on standard input and in the environment, never on a command line.
-    PGPASSWORD="$password" "$bin/psql" -q -h 127.0.0.1 -p "$port" -U postgres -d postgres -v ON_ERROR_STOP=1 >/dev/null <<SQL
-CREATE ROLE archiver LOGIN CREATEDB PASSWORD '$password';
+    PGPASSWORD="$superuser" "$bin/psql" -q -h 127.0.0.1 -p "$port" -U postgres -d postgres -v ON_ERROR_STOP=1 >/dev/null <<SQL
+CREATE ROLE archiver LOGIN CREATEDB PASSWORD '$archiver';
 CREATE DATABASE archive_test OWNER archiver;
 SQL
     cat > "$envfile" <<VARS
@@ -50,8 +63,11 @@ stop)
     [ -f "$envfile" ] || exit 0
     # shellcheck disable=SC1090
     . "$envfile"
-    as_postgres "$BOARDARCHIVE_TEST_POSTGRES_CTL" -D "$BOARDARCHIVE_TEST_POSTGRES_DATA" -m immediate -w stop >/dev/null 2>&1 || true
-    rm -rf "$BOARDARCHIVE_TEST_POSTGRES_FOLDER" "$envfile"
+    if [ -n "${BOARDARCHIVE_TEST_POSTGRES_CTL:-}" ]; then
+        (cd / && as_postgres "$BOARDARCHIVE_TEST_POSTGRES_CTL" -D "$BOARDARCHIVE_TEST_POSTGRES_DATA" -m immediate -w stop >/dev/null 2>&1) || true
+    fi
+    if [ -n "${BOARDARCHIVE_TEST_POSTGRES_FOLDER:-}" ]; then rm -rf "$BOARDARCHIVE_TEST_POSTGRES_FOLDER"; fi
+    rm -f "$envfile"
     ;;
 *)
     echo "usage: scripts/postgres-server.sh start|stop ENVFILE" >&2; exit 64 ;;

@@ -49,13 +49,13 @@ struct DemoCommand: AsyncParsableCommand {
             var buildConfiguration = try build.makeConfiguration(settings, environment: [:])
             buildConfiguration.now = now
             try SiteBuilder.checkOutput(of: buildConfiguration)
-            let token = UUID().uuidString
-            let server = try await FixtureServer.start(
-                FixtureServerConfiguration(dataset: try FixtureDataset.bundledDemo().shifted(toNow: now), token: token))
             // The store setting when a flag, a variable or the file gives one; the default (archive.sqlite) is not the demo's.
             let archive =
                 settings.origin(of: "store") == .defaultValue
-                ? try ArchiveStore(path: folder.appendingPathComponent("archive.sqlite").path) : try StoreOptions.open(settings)
+                ? try ArchiveStore(path: folder.appendingPathComponent("archive.sqlite").path) : try Self.demoStore(settings)
+            let token = UUID().uuidString
+            let server = try await FixtureServer.start(
+                FixtureServerConfiguration(dataset: try FixtureDataset.bundledDemo().shifted(toNow: now), token: token))
             let crawled: CrawlReport
             do {
                 guard let apiToken = APIToken(token) else { throw ValidationError("internal: empty demo token") }
@@ -74,5 +74,21 @@ struct DemoCommand: AsyncParsableCommand {
         } catch {
             throw exitWithError(error)
         }
+    }
+
+    /// The store the settings name, refused when it already holds an archive crawled from anything but a demo (a
+    /// loopback address): the demo's boards would mark a real archive's boards gone.
+    static func demoStore(_ settings: Settings) throws -> ArchiveStore {
+        let archive = try StoreOptions.open(settings)
+        if let source = try archive.crawledSources().first(where: { !isLoopback($0) }) {
+            throw StoreError(location: archive.location, reason: .notADemoArchive(source: source))
+        }
+        return archive
+    }
+
+    /// Whether an API address names this machine (the only place a demo API runs).
+    static func isLoopback(_ address: String) -> Bool {
+        guard let host = URL(string: address)?.host?.lowercased() else { return false }
+        return host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
     }
 }

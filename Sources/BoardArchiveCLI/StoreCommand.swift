@@ -61,7 +61,7 @@ struct StoreCheckCommand: AsyncParsableCommand {
                 print("SQLite store \(path): schema version \(version), \(check.boards) boards, \(check.posts) posts, integrity_check ok.")
             case .postgres(let url):
                 let password = try StorePassword.resolve(for: url, settings: settings, environment: ProcessInfo.processInfo.environment)
-                let archive = try PostgresArchive.open(PostgresConnector(url: url, password: password), creating: false)
+                let archive = try PostgresArchive.open(PostgresConnector(url: url, password: password), creating: false, migrating: false)
                 defer { archive.close() }
                 let summary = try archive.summary()
                 let version = try archive.schemaVersion()

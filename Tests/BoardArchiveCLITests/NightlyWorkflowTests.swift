@@ -68,6 +68,29 @@ struct NightlyWorkflowTests {
         #expect(config.contains("token-env: BOARD_API_TOKEN"))
     }
 
+    @Test func onlyAVerifiedCompleteBackupIsRestoredAndTheGitHubTokenReachesOnlyTheStepsThatNeedIt() throws {
+        let steps = try Self.steps(of: "archive")
+        let env = Self.value(Self.value(Self.value(try Self.workflow(), "jobs"), "archive"), "env")
+        #expect(Self.value(env, "GH_TOKEN") == nil, "the crawl and build never see the repository's token")
+        for step in steps {
+            let run = Self.value(step, "run")?.string ?? ""
+            let token = Self.value(Self.value(step, "env"), "GH_TOKEN")?.string
+            #expect((token != nil) == run.contains("gh release"), "GH_TOKEN exactly where gh runs: \(run.prefix(60))")
+            if run.contains("gh release") { #expect(Self.value(step, "shell")?.string == "bash", "bash -eo pipefail for pipelines") }
+        }
+        let restore = try #require(steps.compactMap { Self.value($0, "run")?.string }.first { $0.contains("gh release download") })
+        let lines = restore.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        let verify = try #require(lines.firstIndex { $0.contains("sha256sum --check") })
+        let check = try #require(lines.firstIndex { $0.contains("boardarchive store check --store store-backup/restored.sqlite") })
+        let move = try #require(lines.firstIndex { $0.contains("mv store-backup/restored.sqlite archive.sqlite") })
+        #expect(verify < check && check <= move, "the parts match their manifest and the file is checked before it becomes the store")
+        #expect(!restore.contains("> archive.sqlite"), "never decompressed straight into the store's path")
+        let backup = try #require(steps.compactMap { Self.value($0, "run")?.string }.first { $0.contains("gh release upload") })
+        let uploads = backup.split(separator: "\n").filter { $0.contains("gh release upload") }
+        #expect(uploads.count == 2 && uploads.last?.contains(".sha256") == true, "the manifest is uploaded last")
+        #expect(backup.contains("tail -n 3") && backup.contains("$GITHUB_RUN_ATTEMPT"))
+    }
+
     @Test func theSiteIsDeployedToPages() throws {
         let workflow = try Self.workflow()
         let upload = try Self.steps(of: "archive").first { Self.value($0, "uses")?.string?.hasPrefix("actions/upload-pages-artifact@") == true }

@@ -26,7 +26,8 @@ struct OutputCommandTests {
         let lines = export.stderr.split(separator: "\n").map(String.init)
         let crawl = lines.filter { $0.hasPrefix("progress: crawl ") }
         #expect(crawl.count >= 2, "\(export.stderr)")
-        let pattern = #"^progress: crawl (\d/6 boards|listing boards), \d+ pages, \d+ posts, \d+\.\d requests/s, 0 retries, \d+ s(, ETA \d+ s)?$"#
+        let pattern =
+            #"^progress: crawl (\d/6 boards|listing boards), \d+ pages, \d+ posts, \d+\.\d requests/s, 0 retries, \d+ s(, \d{1,3} %)?(, ETA \d+ s)?$"#
         for line in crawl { #expect(line.range(of: pattern, options: .regularExpression) != nil, "\(line)") }
         #expect(lines.contains { $0.hasPrefix("progress: build ") && $0.contains("files rendered") }, "\(export.stderr)")
         #expect(lines.allSatisfy { $0.hasPrefix("progress: ") }, "nothing else on stderr: \(export.stderr)")

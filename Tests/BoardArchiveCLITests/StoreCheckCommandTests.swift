@@ -1,3 +1,4 @@
+import BoardArchive
 import Foundation
 import Testing
 
@@ -32,10 +33,10 @@ struct StoreCheckCommandTests {
             ("~/.pgpass", [], ["PGPASSFILE": passFile.path]),
         ]
         for (source, flags, environment) in sources {
-            // Run in a fresh database-less state: the test database holds no archive, so check says so (exit 73).
+            // The test database holds no archive, so check says so (exit 73) once it has logged in.
             let result = try await CommandRunner.run(["store", "check", "--store", server.url] + flags, environment: environment, in: folder)
             #expect(result.status == 73, "\(source): \(result.stderr)")
-            #expect(result.stderr.contains("holds no archive (no archive tables)"), "\(source): logged in, found no archive: \(result.stderr)")
+            #expect(result.stderr.contains("is empty or is not a boardarchive store"), "\(source): logged in, found no archive: \(result.stderr)")
             #expect(!result.stderr.contains(server.password) && !result.stdout.contains(server.password), "\(source)")
         }
         let none = try await CommandRunner.run(["store", "check", "--store", server.url], environment: ["PGPASSFILE": empty], in: folder)
@@ -61,6 +62,58 @@ struct StoreCheckCommandTests {
             #expect(result.stderr.split(separator: "\n").count == 1, "\(url): \(result.stderr)")
             #expect(!result.stderr.contains(server.password))
         }
+    }
+
+    /// Runs one statement with `psql` as the test user on the test server's `database`; its rows, unaligned.
+    static func psql(_ server: (url: String, password: String, passwordFile: String), _ sql: String, database: String = "archive_test") throws
+        -> String
+    {
+        let url = try #require(URLComponents(string: server.url))
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/psql")
+        process.arguments = [
+            "-X", "-q", "-tA", "-v", "ON_ERROR_STOP=1", "-h", url.host ?? "", "-p", "\(url.port ?? 5432)", "-U", "archiver", "-d", database, "-c",
+            sql,
+        ]
+        process.environment = ["PGPASSWORD": server.password, "PATH": "/usr/bin:/bin"]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "psql \(sql)")
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    @Test func aPostgreSQLArchiveIsReportedWithoutBeingChangedAndAnEmptyDatabaseIsNotTakenForOne() async throws {
+        guard let server = Self.server() else { return }
+        let name = "ba_check_\(UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(12).lowercased())"
+        _ = try Self.psql(server, "CREATE DATABASE \(name)")
+        defer { _ = try? Self.psql(server, "DROP DATABASE \(name) WITH (FORCE)") }
+        let base = try #require(URLComponents(string: server.url))
+        let url = "postgres://archiver@\(base.host ?? ""):\(base.port ?? 5432)/\(name)"
+        let environment = ["PGPASSWORD": server.password, "PGPASSFILE": "/dev/null"]
+        let empty = try await CommandRunner.run(["store", "check", "--store", url], environment: environment)
+        #expect(empty.status == 73 && empty.stderr.contains("is empty or is not a boardarchive store"), "\(empty.stderr)")
+        #expect(try Self.psql(server, "SELECT count(*) FROM pg_tables WHERE schemaname = 'public'", database: name) == "0", "check created nothing")
+        // An archive: made by the library as a crawl would make it, then reported.
+        let archive = try PostgresArchive.open(
+            PostgresConnector(url: try PostgresStoreURL(parsing: url), password: PostgresPassword(server.password)), creating: true)
+        archive.close()
+        let tables = try Self.psql(
+            server, "SELECT string_agg(tablename, ',' ORDER BY tablename) FROM pg_tables WHERE schemaname = 'public'", database: name)
+        let checked = try await CommandRunner.run(["store", "check", "--store", url], environment: environment)
+        #expect(checked.status == 0, "\(checked.stderr)")
+        #expect(checked.stdout.hasPrefix("PostgreSQL store \(url): schema version 5, 0 boards, 0 posts (server "), "\(checked.stdout)")
+        #expect(!checked.stdout.contains(server.password) && checked.stderr.isEmpty)
+        // An older schema (its last migration not applied) is reported, never upgraded, by check.
+        _ = try Self.psql(server, "DELETE FROM boardarchive_migration WHERE position = 5", database: name)
+        let older = try await CommandRunner.run(["store", "check", "--store", url], environment: environment)
+        #expect(older.status == 73 && older.stderr.contains("has schema version 4, older than this boardarchive needs (5)"), "\(older.stderr)")
+        #expect(try Self.psql(server, "SELECT count(*) FROM boardarchive_migration", database: name) == "4", "check migrated nothing")
+        #expect(
+            try Self.psql(server, "SELECT string_agg(tablename, ',' ORDER BY tablename) FROM pg_tables WHERE schemaname = 'public'", database: name)
+                == tables)
     }
 
     @Test func aSQLiteStoreIsCheckedWithoutBeingChanged() async throws {

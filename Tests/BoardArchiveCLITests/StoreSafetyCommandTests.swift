@@ -109,6 +109,35 @@ struct StoreSafetyCommandTests {
         }
     }
 
+    @Test func demoKeepsItsArchiveInTheStoreTheConfigurationNamesButNeverInARealSourcesArchive() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("boardarchive-demo-store-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data("store: kept/demo.sqlite\n".utf8).write(to: folder.appendingPathComponent("boardarchive.yaml"))
+        // The store boardarchive.yaml names is where the demo keeps its archive, and a second demo reuses it.
+        for _ in 0..<2 {
+            let demo = try await CommandRunner.run(["demo", "--out", "demo-site"], in: folder)
+            #expect(demo.status == 0, "stderr: \(demo.stderr)")
+        }
+        let kept = try ArchiveStore(path: folder.appendingPathComponent("kept/demo.sqlite").path, creating: false)
+        #expect(try kept.boards().count == 6 && kept.crawledSources().count == 2)
+        // A store holding an archive crawled from a real source is left untouched: the demo's boards would mark its boards gone.
+        let real = folder.appendingPathComponent("real.sqlite").path
+        let archive = try ArchiveStore(path: real)
+        let queue = try DatabaseQueue(path: real)
+        try await queue.write { db in
+            try db.execute(
+                sql: "INSERT INTO crawl_run (api, startedAt, status, pageSize) VALUES ('https://board.example.com/api/v2', 0, 'completed', 30)")
+        }
+        try queue.close()
+        let refused = try await CommandRunner.run(["demo", "--out", "real-site", "--store", real], in: folder)
+        #expect(refused.status == 73, "stderr: \(refused.stderr)")
+        #expect(refused.stderr.contains("holds an archive crawled from https://board.example.com/api/v2, so demo left it untouched"))
+        #expect(Self.errorLines(refused).count == 1)
+        #expect(try archive.boards().isEmpty && archive.crawledSources() == ["https://board.example.com/api/v2"])
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("real-site").path))
+    }
+
     @Test func aSecondCrawlOfAStoreThatACrawlHoldsSaysWhoHoldsIt() async throws {
         try await NightlyHarness.with(faults: FixtureFaults(latency: 200)) { nightly in
             let paging = ["--page-size", "5", "--concurrency", "1", "--verify-fraction", "0"]

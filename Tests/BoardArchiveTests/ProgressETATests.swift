@@ -86,4 +86,25 @@ struct ProgressETATests {
         #expect(abs((firstBigPage.fractionDone ?? 1) - 40.0 / 310.0) < 1e-9)
         #expect(meter.snapshot.postsSettled == 310 && meter.snapshot.fractionDone == 1)
     }
+
+    @Test func anIncrementalCrawlCountsABoardItStopsEarlyOnAsWhole() async throws {
+        let boards = [Board(boardId: 1, displayName: "big", orderNo: 1), Board(boardId: 2, displayName: "small", orderNo: 2)]
+        let api = CrawlerTests.MemoryAPI(boards: boards, posts: [1: (1...300).map { makePost($0) }, 2: (301...310).map { makePost($0, board: 2) }])
+        let store = try ArchiveStore.inMemory()
+        let token = try #require(APIToken(testToken))
+        for reading in [true, false] {
+            let meter = ProgressMeter()
+            let configuration = CrawlConfiguration(
+                api: CrawlerTests.base, token: token, pageSize: 30, concurrency: 1, retryPolicy: fastRetries, readsEverything: reading,
+                verifyFraction: 0)
+            _ = try await Crawler(
+                configuration: configuration, transport: api.transport, store: store, logger: Logger(label: "test"), progress: meter
+            )
+            .run()
+            let counted = meter.snapshot
+            // The second crawl reads one page of the big board and stops: the rest of it is already held, not work left.
+            #expect(counted.postsExpected == 310 && counted.postsSettled == 310, "readsEverything \(reading): \(counted)")
+            #expect(reading || counted.pages < 10)
+        }
+    }
 }

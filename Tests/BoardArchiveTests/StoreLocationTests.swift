@@ -40,4 +40,18 @@ struct StoreLocationTests {
         let message = StoreError(location: shown, reason: reason).errorDescription ?? ""
         #expect(!message.contains("s3cret") && !message.contains(":p@"))
     }
+
+    @Test(arguments: [
+        ("postgres://archiver:pa/ss@db:5432/archive", "postgres://archiver:***@db:5432/archive"),
+        ("postgres://archiver:p?w#x@db/archive", "postgres://archiver:***@db/archive"),
+        ("postgres://archiver:a@b/c?d#e@db/archive?sslmode=require", "postgres://archiver:***@db/archive?sslmode=require"),
+        ("mysql://u:@h/db", "mysql://u:***@h/db"),
+        ("postgres://archiver@db:5432/archive", "postgres://archiver@db:5432/archive"),
+        ("postgres://db:5432/archive", "postgres://db:5432/archive"),
+    ])
+    func everyCharacterOfAPasswordIsMasked(text: String, shown: String) throws {
+        #expect(StoreLocation.withoutPassword(text) == shown)
+        let error = try #require(throws: StoreError.self) { try StoreLocation(parsing: text).sqlitePath() }
+        #expect(!error.location.contains("pa/ss") && !error.location.contains("p?w") && !error.location.contains("d#e"))
+    }
 }

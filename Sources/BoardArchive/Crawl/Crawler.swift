@@ -120,7 +120,7 @@ public struct Crawler: Sendable {
                 case .success(let outcome):
                     outcomes.append(outcome)
                     observe(.boardFinished(board: outcome.boardId))
-                    client.statistics.meter.update { $0.boardsDone += 1 }
+                    client.statistics.meter.finishBoard(outcome.boardId)
                     if firstError == nil, !client.stop.isRequested, let id = pending.next() {
                         group.addTask { try await crawlBoard(id, run: run) }
                     }

@@ -165,7 +165,7 @@ public struct SiteBuilder: Sendable {
 
     /// The version of the page engine: bump it when a change renders the same inputs differently, so that the next
     /// build re-renders every page instead of keeping pages made the old way.
-    static let engineVersion = "pages-5"
+    static let engineVersion = "pages-6"
 
     /// The digest of the inputs every page shares: engine version, templates, language, time zone.
     static func baseDigest(renderer: TemplateRenderer, configuration: BuildConfiguration) -> BuildDigest {

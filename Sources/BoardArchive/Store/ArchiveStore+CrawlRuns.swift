@@ -158,6 +158,11 @@ extension ArchiveStore {
         try read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM post WHERE goneSince IS NOT NULL") ?? 0 }
     }
 
+    /// The API addresses the archive was crawled from, one per source, in the order of their first run.
+    public func crawledSources() throws -> [String] {
+        try read { db in try String.fetchAll(db, sql: "SELECT api FROM crawl_run GROUP BY api ORDER BY MIN(runId)") }
+    }
+
     /// The status of the most recent crawl run (`running`, `completed`, `failed`), or nil when none ran.
     public func lastRunStatus() throws -> String? {
         try read { db in try String.fetchOne(db, sql: "SELECT status FROM crawl_run ORDER BY runId DESC LIMIT 1") }

@@ -30,6 +30,8 @@ public struct StoreError: Error, Equatable, Sendable, LocalizedError {
         case databaseMissing(String)
         /// TLS was asked for and could not be had: why.
         case tlsFailed(String)
+        /// `demo` was pointed at a store that holds an archive of a real source (its API address).
+        case notADemoArchive(source: String)
     }
 
     /// The store file, or the store's URL without its password.
@@ -72,6 +74,10 @@ public struct StoreError: Error, Equatable, Sendable, LocalizedError {
             return
                 "The archive store \(location) is being crawled by \(holder); wait for that crawl to finish (or stop it), then run "
                 + "this one again."
+        case .notADemoArchive(let source):
+            return
+                "The archive store \(location) holds an archive crawled from \(source), so demo left it untouched (the demo's fixture "
+                + "boards would mark its boards gone); give demo another --store, or none for a temporary one."
         case .invalidURL(let problem):
             return "The store URL \(location) cannot be used: \(problem)."
         case .unreachable(let detail):

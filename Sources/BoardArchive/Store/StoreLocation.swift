@@ -59,12 +59,15 @@ public enum StoreLocation: Sendable, Equatable {
     }
 
     /// `text` with the password of its user information (`user:password@`) replaced by `***`, for messages.
+    ///
+    /// A password may hold any character, `@`, `/`, `?` and `#` included, so everything from the first `:` after the
+    /// user name to the last `@` is masked: a value that only looks like one loses more than its password, never less.
     public static func withoutPassword(_ text: String) -> String {
         guard let schemeEnd = text.range(of: "://") else { return text }
         let rest = text[schemeEnd.upperBound...]
-        let authorityEnd = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? rest.endIndex
-        let authority = rest[..<authorityEnd]
-        guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else { return text }
+        guard let colon = rest.firstIndex(of: ":"), let at = rest.lastIndex(of: "@"), colon < at,
+            !rest[..<colon].contains(where: { "/?#@".contains($0) })
+        else { return text }
         return String(text[..<colon]) + ":***" + String(text[at...])
     }
 }

@@ -2,7 +2,8 @@ import BoardArchive
 import Foundation
 @preconcurrency import Rainbow
 
-/// One progress report in words: `crawl 3/6 boards, 41 pages, 1234 posts, 12.3 requests/s, 0 retries, 4 s, ETA 8 s`.
+/// One progress report in words: `crawl 3/6 boards, 41 pages, 1234 posts, 12.3 requests/s, 0 retries, 4 s, 33 %, ETA 8 s`
+/// (the share done and the ETA counted in posts).
 struct ProgressLine {
     var stage: String
     var snapshot: ProgressMeter.Snapshot
@@ -14,6 +15,11 @@ struct ProgressLine {
     /// sized yet count as the average sized board. Nil before any board is sized.
     var fraction: Double? {
         snapshot.fractionDone
+    }
+
+    /// The share done in whole percent (posts, not boards), once a board is sized.
+    var percent: Int? {
+        fraction.map { Int(($0 * 100).rounded(.down)) }
     }
 
     /// Seconds left at the pace so far, once a share is done.
@@ -38,6 +44,7 @@ struct ProgressLine {
     func text(colour: Bool) -> String {
         let name = colour ? stage.applyingColor(.cyan).applyingStyle(.bold) : stage
         var tail = [Self.duration(elapsed)]
+        if let percent { tail.append("\(percent) %") }
         if let left = secondsLeft { tail.append("ETA " + Self.duration(left)) }
         let timing = tail.joined(separator: ", ")
         return "\(name) " + fields.joined(separator: ", ") + ", " + (colour ? timing.applyingStyle(.dim) : timing)
@@ -55,6 +62,7 @@ struct ProgressLine {
             object.merge(["filesRendered": snapshot.filesRendered, "filesWritten": snapshot.filesWritten]) { $1 }
         }
         if snapshot.boardsSized > 0 { object["postsExpected"] = snapshot.postsExpected }
+        if let percent { object["percentDone"] = percent }
         if let left = secondsLeft { object["etaSeconds"] = left.rounded() }
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
         return String(decoding: data, as: UTF8.self)

@@ -24,11 +24,13 @@ public final class PostgresArchive: Sendable {
         self.logger = logger
     }
 
-    /// Connects and checks (when `creating`, creates or migrates) the schema.
-    public static func open(_ connector: PostgresConnector, creating: Bool) throws -> PostgresArchive {
+    /// Connects and checks the schema; when `migrating`, applies the migrations it lacks (and, when `creating`, creates
+    /// it in a database without one). Without `migrating` nothing is written: an older schema is refused
+    /// (`olderSchema`) and a database without the archive's tables too (`notAnArchive`), as `store check` needs.
+    public static func open(_ connector: PostgresConnector, creating: Bool, migrating: Bool = true) throws -> PostgresArchive {
         let archive = PostgresArchive(url: connector.url, connection: try connector.connect(), logger: connector.logger)
         do {
-            try archive.prepareSchema(creating: creating)
+            try archive.prepareSchema(creating: creating && migrating, migrating: migrating)
             return archive
         } catch {
             archive.close()
@@ -53,13 +55,17 @@ public final class PostgresArchive: Sendable {
         return try rows("SELECT identifier FROM \(Self.migrationTable) ORDER BY position") { try $0.decode(String.self) }
     }
 
-    private func prepareSchema(creating: Bool) throws {
+    private func prepareSchema(creating: Bool, migrating: Bool) throws {
         let known = Self.migrations.map(\.identifier)
         let applied = try appliedMigrations()
         if applied.contains(where: { !known.contains($0) }) {
             throw StoreError(location: url.description, reason: .newerSchema(found: applied.count, supported: known.count))
         }
         guard applied.count < known.count else { return }
+        if !migrating {
+            let reason: StoreError.Reason = applied.isEmpty ? .notAnArchive : .olderSchema(found: applied.count, supported: known.count)
+            throw StoreError(location: url.description, reason: reason)
+        }
         guard creating || !applied.isEmpty else {
             throw StoreError(location: url.description, reason: .missing(detail: "holds no archive (no archive tables)"))
         }
@@ -70,6 +76,9 @@ public final class PostgresArchive: Sendable {
                     + "appliedAt DOUBLE PRECISION NOT NULL)")
             // Read again under the lock: another machine may have migrated meanwhile.
             let done = Set(try rows("SELECT identifier FROM \(Self.migrationTable)") { try $0.decode(String.self) })
+            if done.contains(where: { !known.contains($0) }) {
+                throw StoreError(location: url.description, reason: .newerSchema(found: done.count, supported: known.count))
+            }
             for (position, migration) in Self.migrations.enumerated() where !done.contains(migration.identifier) {
                 for statement in migration.statements { try execute(statement) }
                 try execute(

@@ -39,9 +39,10 @@ public struct PostgresStoreURL: Sendable, Equatable, CustomStringConvertible {
         guard components.password == nil else {
             throw refuse("it holds a password, which belongs in PGPASSWORD, ~/.pgpass, store.password-env or store.password-file")
         }
-        guard let user = components.user?.removingPercentEncoding, !user.isEmpty else { throw refuse("it names no user (postgres://USER@HOST/DB)") }
+        guard let user = components.user, !user.isEmpty else { throw refuse("it names no user (postgres://USER@HOST/DB)") }
         guard let host = components.host, !host.isEmpty else { throw refuse("it names no host") }
-        let database = String(components.path.drop { $0 == "/" }).removingPercentEncoding ?? ""
+        // URLComponents decodes `user` and `path` once; decoding again would read `%2541` as `A`.
+        let database = String(components.path.drop { $0 == "/" })
         guard !database.isEmpty, !database.contains("/") else { throw refuse("it names no database (postgres://USER@HOST:PORT/DB)") }
         guard (1...65_535).contains(components.port ?? 5432) else { throw refuse("its port is not between 1 and 65535") }
         self.user = user
