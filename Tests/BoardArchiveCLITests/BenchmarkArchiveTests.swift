@@ -174,7 +174,7 @@ import Testing
         #expect(try store.postCount() == 1_990)
         #expect(try store.redactions().map(\.target) == ids.map { String($0) })
         #expect(try store.redactions().allSatisfy { $0.postCount == 1 && $0.mode == .remove })
-        #expect(try store.posts(ids: ids).isEmpty)
+        #expect(try store.reading.posts(ids: ids).isEmpty)
         #expect(try BenchmarkMutation.gone.apply(to: Self.generated(posts: 2_000), count: 10, seed: 5) == ids)
         #expect(try BenchmarkMutation.gone.apply(to: Self.generated(posts: 2_000), count: 10, seed: 6) != ids)
         #expect(throws: BenchmarkArchiveError.self) { try BenchmarkMutation.gone.apply(to: store, count: 5_000, seed: 1) }

@@ -18,22 +18,21 @@ struct RedactionStoreTests {
         #expect(try store.post(id: 301) == nil)
         #expect(try store.posts(inBoard: 3).map(\.postId) == [304, 302, 303])
         #expect(try store.postCount(inBoard: 3) == 3)
-        #expect(try store.posts(ids: [301, 302]).keys.sorted() == [302])
+        let snapshot = try store.snapshot()
+        #expect(try snapshot.posts(ids: [301, 302]).keys.sorted() == [302])
         // The keys the build streams (covering indexes) keep the removed post's place and show the others.
-        let keys = try store.readListingKeys(ofBoard: 3) { cursor in
-            var keys: [ListingKey] = []
-            while let key = try cursor.next() { keys.append(key) }
-            return keys
-        }
+        let stream = snapshot.listingKeys(ofBoard: 3)
+        var keys: [ListingKey] = []
+        while let key = try stream.next() { keys.append(key) }
         #expect(keys.count == 4)
         #expect(keys.compactMap(\.removed) == [RemovedPost(postId: 301, boardId: 3, isNotice: false, redactedAt: Self.when)])
         let shown = keys.filter { $0.removedAt == nil }
         #expect(shown.map(\.postId) == [304, 302, 303])
-        let rows = try store.withLookup { try $0.posts(ids: shown.map(\.postId)) }
+        let rows = try snapshot.listedPosts(ids: shown.map(\.postId))
         #expect(shown.allSatisfy { rows[$0.postId]?.contentHash == $0.contentHash })
-        #expect(try store.listingCounts(ofBoard: 3) == ListingCounts(notices: 1, others: 3, removed: 1))
+        #expect(try snapshot.listingCounts(ofBoard: 3) == ListingCounts(notices: 1, others: 3, removed: 1))
         // Its text stays readable to the build (never published: keyword lists keep its place), until a purge.
-        let removed = try store.withLookup { try $0.removedPosts(ids: [301, 302]) }
+        let removed = try snapshot.removedPosts(ids: [301, 302])
         #expect(removed.keys.sorted() == [301])
         #expect(removed[301]?.title == "표가 있는 글")
         #expect(removed[301]?.contents.isEmpty == false)
@@ -41,7 +40,7 @@ struct RedactionStoreTests {
         let undone = try store.undoRedaction(redaction.id, at: Self.when.addingTimeInterval(60))
         #expect(undone.undoneAt != nil && undone.postCount == 0)
         #expect(try store.post(id: 301)?.title == "표가 있는 글")
-        #expect(try store.listingCounts(ofBoard: 3).removed == 0)
+        #expect(try store.reading.listingCounts(ofBoard: 3).removed == 0)
     }
 
     @Test("a writer matches after normalisation; anonymize keeps the posts and withholds the name")
@@ -52,8 +51,8 @@ struct RedactionStoreTests {
         let post = try #require(try store.post(id: 304))
         #expect(post.writer.displayName.isEmpty && post.isAnonymous)
         // Its pages are made again: the key's hash (what the digests read) is the listing's, marked as withheld.
-        let key = try #require(try store.withLookup { try $0.keys(ids: [304]) }[304])
-        let listed = try #require(try store.withLookup { try $0.posts(ids: [304]) }[304])
+        let key = try #require(try store.reading.keys(ids: [304])[304])
+        let listed = try #require(try store.reading.listedPosts(ids: [304])[304])
         #expect(key.contentHash == listed.contentHash && key.contentHash.hasSuffix("~anonymized") && key.removedAt == nil)
         let removed = try store.redact(RedactionRequest(target: .writer("홍길동"), reason: "erasure"), at: Self.when)
         #expect(removed.postCount == 64)
@@ -103,7 +102,7 @@ struct RedactionStoreTests {
         #expect(row["raw"] as String == "{}" && row["purged"] as Int == 2)
         #expect(try store.post(id: 301) == nil)
         // A purged post keeps no keyword place: the build reads nothing of it to match (302 is removed, not purged).
-        #expect(try store.withLookup { try $0.removedPosts(ids: [301, 302]) }.keys.sorted() == [302])
+        #expect(try store.reading.removedPosts(ids: [301, 302]).keys.sorted() == [302])
     }
 
     @Test("--purge leaves no byte of the post's title, body or writer in the store file, its WAL or shared memory")

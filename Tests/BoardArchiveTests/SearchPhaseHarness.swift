@@ -19,7 +19,7 @@ enum SearchPhaseHarness {
         let pages = PageContext(strings: strings, clock: configuration.clock)
         let output = SiteOutput(stagingDirectory: folder, previousDirectory: nil)
         let report = try SearchPhase(configuration: configuration, logger: Logger(label: "test"))
-            .run(store: store, boards: boards, output: output, renderer: renderer, pages: pages, base: BuildDigest())
+            .run(store: try store.snapshot(), boards: boards, output: output, renderer: renderer, pages: pages, base: BuildDigest())
         var files: [String: Data] = [:]
         for path in output.stagedPaths where !path.hasPrefix(".") {
             files[path] = try Data(contentsOf: folder.appendingPathComponent(path))

@@ -8,7 +8,7 @@ import Foundation
 /// board names, the base URL and the build's shared inputs; only feeds whose digest changed read their posts'
 /// bodies and are written.
 struct FeedPhase: Sendable {
-    let store: ArchiveStore
+    let store: any ArchiveSnapshot
     let pages: PageContext
     let output: SiteOutput
     /// The digest of the build's shared inputs (templates, strings, time zone, engine version).

@@ -109,7 +109,8 @@ struct KeywordPageWriter: Sendable {
     /// The matches of one keyword at a time are collected from `blocks` (in search order) and let go once its
     /// pages' digests are known; only the pages to render are kept, with their post ids.
     func writePages(
-        of keywords: [SearchKeyword], blocks: [SearchPhase.Block], removedPlaces: RemovedPlaces, store: ArchiveStore, renderer: TemplateRenderer,
+        of keywords: [SearchKeyword], blocks: [SearchPhase.Block], removedPlaces: RemovedPlaces, store: any ArchiveSnapshot,
+        renderer: TemplateRenderer,
         output: SiteOutput, base: BuildDigest
     ) throws -> Int {
         var jobs: [PageJob] = []
@@ -184,7 +185,7 @@ struct KeywordPageWriter: Sendable {
     }
 
     /// The posts of a batch of pages, each read once, in order of first appearance, with their rows prepared.
-    private func prepare(_ batch: [[Int]], store: ArchiveStore) throws -> (ids: [Int], posts: [PreparedPost]) {
+    private func prepare(_ batch: [[Int]], store: any ArchiveSnapshot) throws -> (ids: [Int], posts: [PreparedPost]) {
         var unique: [Int] = []
         var seen = Set<Int>()
         for pageIds in batch {

@@ -40,9 +40,9 @@ struct SearchBlockPass {
         self.output = output
     }
 
-    /// Streams the posts' keys from `cursor` (notices, then the others, each oldest first) into blocks.
-    mutating func run(_ cursor: ListingKeyCursor) throws {
-        do { try stream(cursor) } catch {
+    /// Streams the posts' keys from `store` (notices, then the others, each oldest first) into blocks.
+    mutating func run(_ store: any ArchiveSnapshot) throws {
+        do { try stream(store) } catch {
             // No block is left writing into the staging folder once the build has failed.
             for job in inFlight { job.group.wait() }
             inFlight.removeAll()
@@ -51,7 +51,8 @@ struct SearchBlockPass {
     }
 
     /// ``run(_:)``'s stream.
-    private mutating func stream(_ cursor: ListingKeyCursor) throws {
+    private mutating func stream(_ store: any ArchiveSnapshot) throws {
+        let keys = store.keysChronologically()
         var current: [ListingKey] = []
         // Places in the current block: its posts plus the posts a redaction removed, which keep their places so that
         // no block after them changes (a removal re-encodes only the block that held the post).
@@ -59,10 +60,10 @@ struct SearchBlockPass {
         var group = true
         var number = 0
         var removedIds: [Int] = []
-        while let key = try cursor.next() {
+        while let key = try keys.next() {
             guard names[key.boardId] != nil else { continue }
             if key.isNotice != group {
-                if !current.isEmpty { try add(current, id: "t\(number)", lookup: cursor.lookup) }
+                if !current.isEmpty { try add(current, id: "t\(number)", lookup: store) }
                 current = []
                 places = 0
                 group = key.isNotice
@@ -76,21 +77,21 @@ struct SearchBlockPass {
             }
             places += 1
             if places == configuration.blockSize {
-                if !current.isEmpty { try add(current, id: (group ? "t" : "n") + "\(number)", lookup: cursor.lookup) }
+                if !current.isEmpty { try add(current, id: (group ? "t" : "n") + "\(number)", lookup: store) }
                 current = []
                 places = 0
                 number += 1
             }
         }
-        if !current.isEmpty { try add(current, id: (group ? "t" : "n") + "\(number)", lookup: cursor.lookup) }
-        while !inFlight.isEmpty { try finishOldest(lookup: cursor.lookup) }
-        try readRemoved(ids: removedIds, lookup: cursor.lookup)
+        if !current.isEmpty { try add(current, id: (group ? "t" : "n") + "\(number)", lookup: store) }
+        while !inFlight.isEmpty { try finishOldest(lookup: store) }
+        try readRemoved(ids: removedIds, lookup: store)
     }
 
     /// Keeps every block of `ids` (build order) as the previous build recorded it, without streaming the archive: the
     /// shortcut for a store whose posts and boards are what they were. False, with nothing kept, when a record or
     /// file is missing; the caller then streams as usual.
-    mutating func keepAll(ids: [String], removedIds: [Int], lookup: ListingLookup) throws -> Bool {
+    mutating func keepAll(ids: [String], removedIds: [Int], lookup: any ArchiveSnapshot) throws -> Bool {
         // The records are read and parsed on every core (about a fifth of a rebuild with nothing changed at 100k).
         let output = self.output
         let loaded = try concurrentMap(ids.count) { index -> (record: SearchBlockRecord, digest: BuildDigest)? in
@@ -139,7 +140,7 @@ struct SearchBlockPass {
     }
 
     /// The removed posts of the boards being built, as documents of the text the store still holds.
-    private mutating func readRemoved(ids: [Int], lookup: ListingLookup) throws {
+    private mutating func readRemoved(ids: [Int], lookup: any ArchiveSnapshot) throws {
         let removed = try lookup.removedPosts(ids: ids)
         removedDocuments = ids.compactMap { removed[$0] }.filter { names[$0.boardId] != nil }.map {
             SearchDocument(post: $0, boardName: names[$0.boardId] ?? "", anonymousLabel: anonymousLabel)
@@ -159,7 +160,7 @@ struct SearchBlockPass {
     }
 
     /// Keeps the block when the previous build made it from the same posts, else queues it for encoding.
-    private mutating func add(_ posts: [ListingKey], id: String, lookup: ListingLookup) throws {
+    private mutating func add(_ posts: [ListingKey], id: String, lookup: any ArchiveSnapshot) throws {
         let digest = digest(of: posts, id: id)
         let previous = prefetched.removeValue(forKey: id) ?? Self.previousRecord(of: id, in: output)
         if output.previousDigest(of: SearchBlockRecord.termsPath(of: id)) == digest, let previous, previous.postIds == posts.map(\.postId),
@@ -250,7 +251,7 @@ struct SearchBlockPass {
     /// Reads the bodies a block's encoding needs and starts encoding it on another core, after finishing the oldest
     /// block when every core has one. The stream reads the next block's keys and bodies while the cores encode: read
     /// and encoded in turns, a pair of blocks at a time, one core waited on the store for about a tenth of the step.
-    private mutating func start(_ block: Queued, lookup: ListingLookup) throws {
+    private mutating func start(_ block: Queued, lookup: any ArchiveSnapshot) throws {
         let plan = plan(block, patching: true)
         let job = InFlight(block: block, plan: plan, documents: try documents(for: [block], plans: [plan], lookup: lookup)[0])
         while inFlight.count >= Self.maximumInFlight { try finishOldest(lookup: lookup) }
@@ -264,7 +265,7 @@ struct SearchBlockPass {
     }
 
     /// Waits for the oldest block in flight and records it (blocks are recorded in stream order).
-    private mutating func finishOldest(lookup: ListingLookup) throws {
+    private mutating func finishOldest(lookup: any ArchiveSnapshot) throws {
         let job = inFlight.removeFirst()
         job.group.wait()
         guard let result = job.result else { preconditionFailure("block \(job.block.id) did not run") }
@@ -291,7 +292,7 @@ struct SearchBlockPass {
 
     /// The documents of the queued blocks, by position: read from the store where the plan needs the text, else made
     /// from the key alone (id, board and date; no text: the post's group keeps its files and its grams are unchanged).
-    private func documents(for blocks: [Queued], plans: [Plan], lookup: ListingLookup) throws -> [[SearchDocument]] {
+    private func documents(for blocks: [Queued], plans: [Plan], lookup: any ArchiveSnapshot) throws -> [[SearchDocument]] {
         let posts = try lookup.postsWithBodies(ids: zip(blocks, plans).flatMap { block, plan in plan.needed.map { block.posts[$0].postId } })
         return try zip(blocks, plans).map { block, plan in
             let needed = Set(plan.needed)

@@ -82,7 +82,7 @@ struct SearchPhase: Sendable {
     /// the previous build recorded the same, its blocks are kept without streaming the archive.
     @discardableResult
     func run(
-        store: ArchiveStore, boards: [Board], output: SiteOutput, renderer: TemplateRenderer, pages: PageContext, base: BuildDigest,
+        store: any ArchiveSnapshot, boards: [Board], output: SiteOutput, renderer: TemplateRenderer, pages: PageContext, base: BuildDigest,
         posts: BuildDigest? = nil
     ) throws -> Report {
         let names = Dictionary(boards.map { ($0.boardId, $0.displayName) }, uniquingKeysWith: { first, _ in first })
@@ -109,11 +109,11 @@ struct SearchPhase: Sendable {
             }
             if let blocksDigest, output.previousDigest(of: Self.blocksStatePath) == blocksDigest, let ids = previousIds {
                 let removedIds = try store.removedPostIds()
-                keptAll = try store.withLookup { lookup in try pass.keepAll(ids: ids, removedIds: removedIds, lookup: lookup) }
+                keptAll = try pass.keepAll(ids: ids, removedIds: removedIds, lookup: store)
             }
             if !keptAll {
                 if let previousIds { try pass.prefetchRecords(ids: previousIds) }
-                try store.readKeysChronologically { cursor in try pass.run(cursor) }
+                try pass.run(store)
             }
             if let blocksDigest, try output.needsRendering(Self.blocksStatePath, digest: blocksDigest) {
                 try output.write(Data(Self.searchOrder(pass.blocks).map { $0.id + "\n" }.joined().utf8), to: Self.blocksStatePath)

@@ -15,7 +15,7 @@ struct BoardPass: Sendable {
     let board: Board
     /// Every board being built, to tell whether a parent or reply in another board has a page.
     let boardIds: Set<Int>
-    let store: ArchiveStore
+    let store: any ArchiveSnapshot
     let renderer: TemplateRenderer
     let pages: PageContext
     let output: SiteOutput
@@ -94,45 +94,50 @@ struct BoardPass: Sendable {
         }
         var listing = ListingPages(pinnedCount: counts.notices, itemCount: counts.others)
         listing.removedCount = counts.removed
-        let (progress, newestPosts) = try store.readListingKeys(ofBoard: board.boardId) { [listing] cursor -> (Progress, [ListedPost]) in
-            var progress = Progress()
-            var jobs: [Job] = []
-            while let key = try cursor.next() {
-                let page = page(at: progress.position, in: listing)
-                progress.enter(page: page, jobs: &jobs)
-                if let removed = key.removed {
-                    // A removed post keeps its place, so the page boundaries after it stay where they were.
-                    jobs.append(.tombstone(removed, backPage: page))
-                    progress.position += 1
-                    progress.removed += 1
-                    continue
-                }
-                if progress.newest.map({ key.created > $0 }) ?? true { progress.newest = key.created }
-                if pages.clock.isToday(key.created) { progress.hasPostFromToday = true }
-                progress.newestPosts.offer(key)
-                progress.pageRows.append(key)
-                progress.buffer.append(key)
-                progress.positions.append(progress.position)
-                progress.position += 1
-                if progress.buffer.count > Self.batchSize {
-                    try flush(&progress, jobs: &jobs, listing: listing, lookup: cursor.lookup, final: false)
-                }
-            }
-            if progress.pageKey != .none {
-                jobs.append(.listing(rows: progress.pageRows, archivePage: progress.pageKey ?? nil))
-                if progress.pageKey == .some(nil) { progress.frontWritten = true }
-            }
-            if !progress.frontWritten { jobs.append(.listing(rows: [], archivePage: nil)) }
-            try flush(&progress, jobs: &jobs, listing: listing, lookup: cursor.lookup, final: true)
-            let newest = progress.newestPosts.posts
-            let posts = try storeRead { try cursor.lookup.posts(ids: newest.map(\.postId)) }
-            return (progress, try newest.map { try hydrated($0, from: posts) })
-        }
+        let (progress, newestPosts) = try stream(listing)
         var newest = NewestPosts<ListedPost>()
         for post in newestPosts { newest.offer(post) }
         return BoardSummary(
             board: board, postCount: listing.shownCount, removedCount: progress.removed, newestPostDate: progress.newest,
             hasPostFromToday: progress.hasPostFromToday, newestPosts: newest)
+    }
+
+    /// Streams the board's keys from the snapshot, renders every batch whose pages changed, and returns the stream's
+    /// final state with the board's newest posts (for the home page and feeds).
+    private func stream(_ listing: ListingPages) throws -> (Progress, [ListedPost]) {
+        let keys = store.listingKeys(ofBoard: board.boardId)
+        var progress = Progress()
+        var jobs: [Job] = []
+        while let key = try storeRead({ try keys.next() }) {
+            let page = page(at: progress.position, in: listing)
+            progress.enter(page: page, jobs: &jobs)
+            if let removed = key.removed {
+                // A removed post keeps its place, so the page boundaries after it stay where they were.
+                jobs.append(.tombstone(removed, backPage: page))
+                progress.position += 1
+                progress.removed += 1
+                continue
+            }
+            if progress.newest.map({ key.created > $0 }) ?? true { progress.newest = key.created }
+            if pages.clock.isToday(key.created) { progress.hasPostFromToday = true }
+            progress.newestPosts.offer(key)
+            progress.pageRows.append(key)
+            progress.buffer.append(key)
+            progress.positions.append(progress.position)
+            progress.position += 1
+            if progress.buffer.count > Self.batchSize {
+                try flush(&progress, jobs: &jobs, listing: listing, final: false)
+            }
+        }
+        if progress.pageKey != .none {
+            jobs.append(.listing(rows: progress.pageRows, archivePage: progress.pageKey ?? nil))
+            if progress.pageKey == .some(nil) { progress.frontWritten = true }
+        }
+        if !progress.frontWritten { jobs.append(.listing(rows: [], archivePage: nil)) }
+        try flush(&progress, jobs: &jobs, listing: listing, final: true)
+        let newest = progress.newestPosts.posts
+        let posts = try storeRead { try store.listedPosts(ids: newest.map(\.postId)) }
+        return (progress, try newest.map { try hydrated($0, from: posts) })
     }
 
     /// The page that lists the post at listing position `position`: nil for the front page, else its archive page.
@@ -144,7 +149,7 @@ struct BoardPass: Sendable {
 
     /// Turns the buffered posts whose neighbours are known into post jobs (all of them when `final`), looks up the keys
     /// of their parents and replies, and renders every queued job whose digest changed.
-    private func flush(_ progress: inout Progress, jobs: inout [Job], listing: ListingPages, lookup: ListingLookup, final: Bool) throws {
+    private func flush(_ progress: inout Progress, jobs: inout [Job], listing: ListingPages, final: Bool) throws {
         let ready = final ? progress.buffer.count : progress.buffer.count - 1
         // Once the batch is rendered, every key read so far (removed posts included, as in the store's count) counts for the ETA.
         defer {
@@ -165,8 +170,8 @@ struct BoardPass: Sendable {
         progress.positions.removeFirst(ready)
         let queue = try storeRead { () -> [Job] in
             let parentIds = Array(Set(postJobs.compactMap(\.post.parentPostId))).sorted()
-            let parents = parentIds.isEmpty ? [:] : try lookup.keys(ids: parentIds)
-            let replies = try lookup.replyKeys(toPostIds: postJobs.map(\.post.postId))
+            let parents = parentIds.isEmpty ? [:] : try store.keys(ids: parentIds)
+            let replies = try store.replyKeys(toPostIds: postJobs.map(\.post.postId))
             for index in postJobs.indices {
                 let post = postJobs[index].post
                 if let parentId = post.parentPostId {
@@ -193,7 +198,7 @@ struct BoardPass: Sendable {
         }
         jobs.removeAll()
         guard !queue.isEmpty else { return }
-        let pagesToRender = try storeRead { try hydrate(queue, lookup: lookup) }
+        let pagesToRender = try storeRead { try hydrate(queue) }
         try render(pagesToRender, listing: listing)
     }
 
@@ -205,7 +210,7 @@ struct BoardPass: Sendable {
     }
 
     /// Reads the rows (with their bodies, for post pages) that the jobs' pages show.
-    private func hydrate(_ jobs: [Job], lookup: ListingLookup) throws -> [Page] {
+    private func hydrate(_ jobs: [Job]) throws -> [Page] {
         var ids = Set<Int>()
         var bodyIds: [Int] = []
         for job in jobs {
@@ -219,9 +224,9 @@ struct BoardPass: Sendable {
             }
         }
         // A post page's row and body come in one read (its hash is stored after its text, so each read walks the whole row).
-        var posts = bodyIds.isEmpty ? [:] : try lookup.postsWithBodies(ids: bodyIds)
+        var posts = bodyIds.isEmpty ? [:] : try store.postsWithBodies(ids: bodyIds)
         let others = ids.subtracting(bodyIds)
-        if !others.isEmpty { posts.merge(try lookup.posts(ids: others.sorted())) { withBody, _ in withBody } }
+        if !others.isEmpty { posts.merge(try store.listedPosts(ids: others.sorted())) { withBody, _ in withBody } }
         return try jobs.map { job -> Page in
             switch job {
             case .listing(let rows, let archivePage):

@@ -9,7 +9,7 @@ extension SiteBuilder {
     /// site's are the posts of the boards it lists. ``BuildConfiguration/allowShrink`` publishes anyway.
     ///
     /// - Throws: ``BuildError/Reason/wouldRemoveMostPosts(previous:next:)`` (phase `prepare`).
-    func refuseShrinking(previous: URL?, manifest: SiteManifest, boards: [Board]) throws {
+    func refuseShrinking(previous: URL?, manifest: SiteManifest, boards: [Board], store: any ArchiveSnapshot) throws {
         guard !configuration.allowShrink, let previous else { return }
         let before = manifest.digests.isEmpty ? Self.postPageCount(in: previous) : Self.postPageCount(in: manifest)
         guard before > 0 else { return }
@@ -39,7 +39,7 @@ extension SiteBuilder {
     /// post to another post's page. A crawl refuses such ids; a store written before that rule may still hold them.
     ///
     /// - Throws: ``BuildError/Reason/idBeyondRule(kind:id:)`` (phase `store`).
-    func refuseIdsBeyondRule() throws {
+    func refuseIdsBeyondRule(store: any ArchiveSnapshot) throws {
         let found: (kind: String, id: Int)?
         do { found = try store.firstIdBeyondRule() } catch { throw BuildError(phase: .store, underlying: error) }
         if let found { throw BuildError(phase: .store, reason: .idBeyondRule(kind: found.kind, id: found.id), location: store.location) }

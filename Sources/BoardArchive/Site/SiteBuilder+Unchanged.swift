@@ -6,14 +6,26 @@ extension SiteBuilder {
 
     /// The digest of the archive's content as the store holds it: every board (id and name) and every post's id,
     /// board, content hash and redaction. One read of the post table, shared by the pages and the search index.
-    func postsDigest(boards: [Board]) throws -> BuildDigest {
+    func postsDigest(boards: [Board], store: any ArchiveSnapshot) throws -> BuildDigest {
         var digest = BuildDigest()
         digest.add(boards.count)
         for board in boards {
             digest.add(board.boardId)
             digest.add(board.displayName)
         }
-        do { try store.addPosts(to: &digest) } catch { throw BuildError(phase: .store, underlying: error) }
+        do {
+            let states = store.postStates()
+            var count = 0
+            while let state = try states.next() {
+                digest.add(state.postId)
+                digest.add(state.boardId)
+                digest.add(state.contentHash)
+                digest.add(state.redactionMode)
+                digest.add(state.redactedAtMilliseconds)
+                count += 1
+            }
+            digest.add(count)
+        } catch { throw BuildError(phase: .store, underlying: error) }
         return digest
     }
 

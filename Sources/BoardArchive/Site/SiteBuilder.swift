@@ -25,18 +25,18 @@ import Logging
 public struct SiteBuilder: Sendable {
     /// The build's settings.
     public let configuration: BuildConfiguration
-    /// The archive to publish.
-    public let store: ArchiveStore
+    /// The archive to publish: the build reads one snapshot of it (``ArchiveSource/snapshot(pseudonyms:)``).
+    public let source: any ArchiveSource
     /// Progress and summary messages.
     public let logger: Logger
     /// Counts boards, post pages and files as the build goes, for the caller's display.
     public let progress: ProgressMeter
 
     /// Creates a builder; nothing happens until ``build()``.
-    public init(configuration: BuildConfiguration, store: ArchiveStore, logger: Logger, progress: ProgressMeter = ProgressMeter()) {
+    public init(configuration: BuildConfiguration, store: any ArchiveSource, logger: Logger, progress: ProgressMeter = ProgressMeter()) {
         self.progress = progress
         self.configuration = configuration
-        self.store = store
+        self.source = store
         self.logger = logger
     }
 
@@ -65,7 +65,7 @@ public struct SiteBuilder: Sendable {
         var renderer = try TemplateRenderer.load(from: templatesDirectory, strings: strings, clock: clock)
         renderer.noindex = configuration.noindex
         let pages = PageContext(strings: strings, clock: clock)
-        let store = try publishedStore(strings: strings)
+        let store = try openSnapshot(strings: strings)
         let staging = try publisher.makeStagingDirectory()
         let flusher = WritebackFlusher()
         let output = SiteOutput(
@@ -78,14 +78,14 @@ public struct SiteBuilder: Sendable {
             let boards: [Board]
             do { boards = try store.boards() } catch { throw BuildError(phase: .store, underlying: error) }
             let boardIds = Set(boards.map(\.boardId))
-            try refuseShrinking(previous: previous, manifest: output.previousManifest, boards: boards)
-            try refuseIdsBeyondRule()
+            try refuseShrinking(previous: previous, manifest: output.previousManifest, boards: boards, store: store)
+            try refuseIdsBeyondRule(store: store)
             timer.lap("prepare")
-            let postsDigest = try postsDigest(boards: boards)
+            let postsDigest = try postsDigest(boards: boards, store: store)
             let pagesUnchanged = try keepPagesIfUnchanged(posts: postsDigest, base: base, output: output)
             var summaries: [BoardSummary] = []
             progress.update { $0.boards = boards.count }
-            try sizeBoards(boards)
+            try sizeBoards(boards, store: store)
             let plainTextPosts = PlainTextPosts()
             if !pagesUnchanged {
                 // Boards stream side by side: a rebuild reads each board's keys on one core and renders few pages, so
@@ -157,7 +157,7 @@ public struct SiteBuilder: Sendable {
 
     /// Sizes every board for the build's ETA with its post count in the store (removed posts included: the board pass
     /// reads their keys too).
-    func sizeBoards(_ boards: [Board]) throws {
+    func sizeBoards(_ boards: [Board], store: any ArchiveSnapshot) throws {
         let counts: [Int: Int]
         do { counts = try store.postCountsByBoard() } catch { throw BuildError(phase: .store, underlying: error) }
         for board in boards { progress.sizeBoard(board.boardId, posts: counts[board.boardId] ?? 0) }
@@ -180,15 +180,20 @@ public struct SiteBuilder: Sendable {
         return digest
     }
 
-    /// The store as the site may show it: with writers' pseudonyms when the configuration has a key.
+    /// The one snapshot of the store the whole build reads, as the site may show it: with writers' pseudonyms when
+    /// the configuration has a key. A crawl may commit meanwhile; the site is made of the state the snapshot saw.
     ///
-    /// - Throws: ``BuildError`` (phase `prepare`) for a key shorter than ``WriterPseudonyms/minimumKeyBytes``.
-    func publishedStore(strings: SiteStrings) throws -> ArchiveStore {
-        guard let key = configuration.pseudonymKey else { return store }
-        guard let pseudonyms = WriterPseudonyms(key: key, label: strings["pseudonymLabel"]) else {
-            throw BuildError(phase: .prepare, reason: .pseudonymKeyTooShort(bytes: key.count, minimum: WriterPseudonyms.minimumKeyBytes))
+    /// - Throws: ``BuildError`` (phase `prepare`) for a key shorter than ``WriterPseudonyms/minimumKeyBytes``; (phase
+    ///   `store`) when the snapshot cannot be opened.
+    func openSnapshot(strings: SiteStrings) throws -> any ArchiveSnapshot {
+        var pseudonyms: WriterPseudonyms?
+        if let key = configuration.pseudonymKey {
+            guard let made = WriterPseudonyms(key: key, label: strings["pseudonymLabel"]) else {
+                throw BuildError(phase: .prepare, reason: .pseudonymKeyTooShort(bytes: key.count, minimum: WriterPseudonyms.minimumKeyBytes))
+            }
+            pseudonyms = made
         }
-        return store.pseudonymizingWriters(pseudonyms)
+        do { return try source.snapshot(pseudonyms: pseudonyms) } catch { throw BuildError(phase: .store, underlying: error) }
     }
 
     /// The digest of the home page: every board's summary as the page shows it.

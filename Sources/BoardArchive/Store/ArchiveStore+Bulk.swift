@@ -40,13 +40,7 @@ extension ArchiveStore {
 
     /// The number of posts of each board that has any.
     public func postCountsByBoard() throws -> [Int: Int] {
-        try read { db in
-            var counts: [Int: Int] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT boardId, COUNT(*) AS posts FROM post GROUP BY boardId") {
-                counts[row["boardId"]] = row["posts"]
-            }
-            return counts
-        }
+        try reading.postCountsByBoard()
     }
 
     /// The highest post id and the latest `createdDateTime` in the store, or `nil` when it holds no post.

@@ -3,7 +3,8 @@ import GRDB
 
 /// What the build's digests need of a post: its place in the listings, its content hash, its parent and whether a
 /// redaction removed it; no text. Read from covering indexes (``ArchiveStore`` migration `v5-listing-keys`), so a
-/// rebuild finds the pages to render without reading a row of the post table.
+/// rebuild finds the pages to render without reading a row of the post table. A snapshot streams them
+/// (``ArchiveSnapshot/listingKeys(ofBoard:)``) and looks them up (``ArchiveSnapshot/keys(ids:)``).
 public struct ListingKey: Sendable, Equatable, Hashable {
     public var postId: Int
     public var boardId: Int
@@ -35,69 +36,5 @@ public struct ListingKey: Sendable, Equatable, Hashable {
     /// The place of a removed post, as the listings keep it.
     public var removed: RemovedPost? {
         removedAt.map { RemovedPost(postId: postId, boardId: boardId, isNotice: isNotice, redactedAt: $0) }
-    }
-}
-
-/// A listing streamed as keys, with lookups in the same read.
-public struct ListingKeyCursor {
-    let rows: RowCursor
-    /// Lookups in the same snapshot.
-    public let lookup: ListingLookup
-
-    /// The next place in the listing, removed posts included, or nil at the end.
-    public func next() throws -> ListingKey? {
-        try rows.next().map(ListingKey.init(row:))
-    }
-}
-
-extension ArchiveStore {
-    /// Reads a board's keys in board order (notices first, newest first), removed posts included, over `post_board_keys`.
-    public func readListingKeys<T>(ofBoard boardId: Int, _ body: (ListingKeyCursor) throws -> T) throws -> T {
-        try read { db in
-            let rows = try Row.fetchCursor(
-                db, sql: "SELECT \(ListingKey.columns) FROM post WHERE boardId = ? ORDER BY \(Self.boardOrder)", arguments: [boardId])
-            return try body(ListingKeyCursor(rows: rows, lookup: ListingLookup(db: db, pseudonyms: pseudonyms)))
-        }
-    }
-
-    /// Reads every post's key in search-block order (notices, then the others, each oldest first, ties by `postId`),
-    /// removed posts included, over `post_chronological_keys`.
-    public func readKeysChronologically<T>(_ body: (ListingKeyCursor) throws -> T) throws -> T {
-        try read { db in
-            let rows = try Row.fetchCursor(
-                db, sql: "SELECT \(ListingKey.columns) FROM post ORDER BY (postType = 'notice') DESC, createdAt, postId")
-            return try body(ListingKeyCursor(rows: rows, lookup: ListingLookup(db: db, pseudonyms: pseudonyms)))
-        }
-    }
-}
-
-extension ListingLookup {
-    /// The keys of the posts with these ids, removed ones included, by id, over `post_id_keys`.
-    public func keys(ids: [Int]) throws -> [Int: ListingKey] {
-        var result: [Int: ListingKey] = [:]
-        let rows = try Row.fetchCursor(
-            db, sql: "SELECT \(ListingKey.columns) FROM post INDEXED BY post_id_keys WHERE postId \(Self.inIds)", arguments: Self.arguments(ids))
-        while let row = try rows.next() {
-            let key = ListingKey(row: row)
-            result[key.postId] = key
-        }
-        return result
-    }
-
-    /// The keys of the published replies to posts with these ids, each parent's replies in board order of their own
-    /// board, boards by id, over `post_parent_keys`.
-    public func replyKeys(toPostIds ids: [Int]) throws -> [Int: [ListingKey]] {
-        var result: [Int: [ListingKey]] = [:]
-        let rows = try Row.fetchCursor(
-            db,
-            sql: """
-                SELECT \(ListingKey.columns) FROM post WHERE parentPostId \(Self.inIds)
-                AND \(ArchiveStore.publishedPosts) ORDER BY boardId, \(ArchiveStore.boardOrder)
-                """, arguments: Self.arguments(ids))
-        while let row = try rows.next() {
-            let key = ListingKey(row: row)
-            if let parent = key.parentPostId { result[parent, default: []].append(key) }
-        }
-        return result
     }
 }

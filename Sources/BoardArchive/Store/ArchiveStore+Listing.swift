@@ -45,38 +45,6 @@ extension ArchiveStore {
         hasAttachment, contentHash, redactionMode, redactedAt
         """
 
-    /// The number of notices and other posts of a board, removed posts included (they keep their places; see
-    /// ``ArchiveStore/readListingKeys(ofBoard:_:)``), and how many of them a redaction removed.
-    public func listingCounts(ofBoard boardId: Int) throws -> ListingCounts {
-        try read { db in
-            let notices =
-                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM post WHERE boardId = ? AND postType = 'notice'", arguments: [boardId]) ?? 0
-            let all = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM post WHERE boardId = ?", arguments: [boardId]) ?? 0
-            let removed = try Self.removedCount(in: db, board: boardId)
-            return ListingCounts(notices: notices, others: all - notices, removed: removed)
-        }
-    }
-
-    /// Runs `body` with lookups in one snapshot of the store, without a stream.
-    public func withLookup<T>(_ body: (ListingLookup) throws -> T) throws -> T {
-        try read { db in try body(ListingLookup(db: db, pseudonyms: pseudonyms)) }
-    }
-
-    /// The posts (with bodies) with these ids, by id.
-    public func posts(ids: [Int]) throws -> [Int: Post] {
-        try read { db in
-            var result: [Int: Post] = [:]
-            let rows = try Row.fetchCursor(
-                db, sql: "SELECT \(Self.listedColumns), contents FROM post WHERE postId \(ListingLookup.inIds) AND \(Self.publishedPosts)",
-                arguments: ListingLookup.arguments(ids))
-            while let row = try rows.next() {
-                let post = published(from: row)
-                result[post.postId] = post
-            }
-            return result
-        }
-    }
-
     static func listedPost(from row: Row, pseudonyms: WriterPseudonyms?) -> ListedPost {
         // By position, in the order of `listedColumns` (looking columns up by name cost more than reading them).
         var post = Post(
@@ -95,73 +63,5 @@ extension ArchiveStore {
         }
         pseudonyms?.apply(to: &post)
         return ListedPost(post: post, contentHash: hash)
-    }
-}
-
-/// Follow-up lookups inside a streaming read (same connection, same snapshot).
-public struct ListingLookup {
-    let db: Database
-    /// The pseudonyms of the store that made the lookup, or nil.
-    let pseudonyms: WriterPseudonyms?
-
-    /// The posts (without bodies) with these ids that the site shows, by id.
-    public func posts(ids: [Int]) throws -> [Int: ListedPost] {
-        var result: [Int: ListedPost] = [:]
-        try forEachRow(ids: ids, where: ArchiveStore.publishedPosts) { row in
-            let listed = ArchiveStore.listedPost(from: row, pseudonyms: pseudonyms)
-            result[listed.post.postId] = listed
-        }
-        return result
-    }
-
-    /// The posts with their bodies, with these ids, that the site shows, by id.
-    public func postsWithBodies(ids: [Int]) throws -> [Int: ListedPost] {
-        var result: [Int: ListedPost] = [:]
-        try forEachRow(ids: ids, withContents: true, where: ArchiveStore.publishedPosts) { row in
-            var listed = ArchiveStore.listedPost(from: row, pseudonyms: pseudonyms)
-            listed.post.contents = (row[23] as String?) ?? ""
-            result[listed.post.postId] = listed
-        }
-        return result
-    }
-
-    /// Calls `body` with the row (`listedColumns`, then `contents` when `withContents`) of each post with one of these
-    /// ids that meets `condition`.
-    private func forEachRow(ids: [Int], withContents: Bool = false, where condition: String, _ body: (Row) throws -> Void) throws {
-        let columns = ArchiveStore.listedColumns + (withContents ? ", contents" : "")
-        let rows = try Row.fetchCursor(
-            db, sql: "SELECT \(columns) FROM post WHERE postId \(Self.inIds) AND \(condition)", arguments: Self.arguments(ids))
-        while let row = try rows.next() { try body(row) }
-    }
-
-    /// The posts a redaction removed, with these ids, by id, with their text, for the keyword lists that keep their
-    /// places (see ``RemovedPlaces``); purged posts are left out. Never published.
-    public func removedPosts(ids: [Int]) throws -> [Int: Post] {
-        var result: [Int: Post] = [:]
-        // A purged post keeps nothing to match (its anonymous flag would still match the anonymous label).
-        try forEachRow(ids: ids, withContents: true, where: ArchiveStore.removedPosts + " AND purged = 0") { row in
-            var post = ArchiveStore.listedPost(from: row, pseudonyms: pseudonyms).post
-            post.contents = (row[23] as String?) ?? ""
-            result[post.postId] = post
-        }
-        return result
-    }
-
-    /// The condition on an id column that it is one of a list of ids passed as one argument (``arguments(_:)``): a JSON
-    /// array read by `json_each`, so the statement's text is the same for any number of ids (SQLite prepares it once per
-    /// connection) and binding is one string, not one parameter per id (GRDB converts those through key paths, about
-    /// a tenth of a rebuild's board step).
-    static let inIds = "IN (SELECT value FROM json_each(?))"
-
-    /// The argument of ``inIds``: `ids` as a JSON array.
-    static func arguments(_ ids: [Int]) -> StatementArguments {
-        var json = "["
-        json.reserveCapacity(ids.count * 8 + 2)
-        for (index, id) in ids.enumerated() {
-            if index > 0 { json += "," }
-            json += String(id)
-        }
-        json += "]"
-        return [json]
     }
 }

@@ -43,20 +43,4 @@ extension ArchiveStore {
         }
         self.init(writer: pool, location: path)
     }
-
-    /// The first board or post (by kind and id) whose `boardId`, `postId` or `parentPostId` breaks the ``ArchiveID``
-    /// rule, or nil; each query runs over an index.
-    public func firstIdBeyondRule() throws -> (kind: String, id: Int)? {
-        let arguments: StatementArguments = [ArchiveID.maximum, -ArchiveID.maximum]
-        return try read { db in
-            if let id = try Int.fetchOne(db, sql: "SELECT boardId FROM board WHERE boardId > ? OR boardId < ? LIMIT 1", arguments: arguments) {
-                return ("board", id)
-            }
-            for column in ["postId", "boardId", "parentPostId"] {
-                let sql = "SELECT postId FROM post WHERE \(column) > ? UNION ALL SELECT postId FROM post WHERE \(column) < ? LIMIT 1"
-                if let id = try Int.fetchOne(db, sql: sql, arguments: arguments) { return ("post", id) }
-            }
-            return nil
-        }
-    }
 }

@@ -117,7 +117,8 @@ extension ArchiveStore {
         var candidates = Set(try Int.fetchAll(db, sql: "SELECT postId FROM post WHERE redactionId IS NOT NULL OR purged > 0"))
         candidates.formUnion(
             try Int.fetchAll(
-                db, sql: "SELECT postId FROM post WHERE postId \(ListingLookup.inIds)", arguments: ListingLookup.arguments(Array(rules.posts.keys))))
+                db, sql: "SELECT postId FROM post WHERE postId \(SQLiteSnapshot.inIds)", arguments: SQLiteSnapshot.arguments(Array(rules.posts.keys)))
+        )
         for board in rules.boards.keys {
             candidates.formUnion(try Int.fetchAll(db, sql: "SELECT postId FROM post WHERE boardId = ?", arguments: [board]))
         }

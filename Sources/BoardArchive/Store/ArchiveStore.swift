@@ -146,9 +146,13 @@ public final class ArchiveStore: Sendable {
 
     /// Every board, in display order: `orderNo` ascending (boards without one last), then `boardId`.
     public func boards() throws -> [Board] {
-        try read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM board ORDER BY orderNo IS NULL, orderNo, boardId").map(Self.board(from:))
-        }
+        try reading.boards()
+    }
+
+    /// The store's reads as a snapshot's, each in a transaction of its own (for tests and tools; the build opens a
+    /// real snapshot with ``snapshot(pseudonyms:)``).
+    public var reading: SQLiteSnapshot {
+        SQLiteSnapshot(reader: writer, location: location, pseudonyms: pseudonyms)
     }
 
     /// The number of posts archived for a board.

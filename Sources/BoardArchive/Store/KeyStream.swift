@@ -1,0 +1,62 @@
+import Foundation
+
+/// A listing of ``ListingKey``s the caller pulls, read from a snapshot a page at a time by keyset.
+///
+/// A listing's order is made of *segments*: the notices, then the other posts, each ordered by `createdAt` and
+/// `postId` (both descending in board order, both ascending in search-block order). Each page continues its segment
+/// after the last key read (`(createdAt, postId)` beyond the last one's), so a page costs what it reads over the
+/// covering indexes, however deep into a listing it is; only one page is in memory.
+public final class KeyStream {
+    /// A part of a listing: the notices or the other posts, in one direction.
+    public struct Segment: Sendable, Equatable {
+        /// Notices (`postType = 'notice'`) or the other posts.
+        public var notices: Bool
+        /// Newest first (board order) or oldest first (search-block order).
+        public var descending: Bool
+    }
+
+    /// Where a segment is continued: after this creation time (seconds since 1970) and post id.
+    public typealias Position = (createdAt: Int64, postId: Int)
+    /// Reads the keys of `segment` after `position` (nil: from its start), at most `limit` of them, in its order.
+    public typealias Page = (_ segment: Segment, _ after: Position?, _ limit: Int) throws -> [ListingKey]
+
+    /// Board order: notices first, then the others, each newest first.
+    public static let boardOrder = [Segment(notices: true, descending: true), Segment(notices: false, descending: true)]
+    /// Search-block order: notices first, then the others, each oldest first.
+    public static let chronologicalOrder = [Segment(notices: true, descending: false), Segment(notices: false, descending: false)]
+
+    /// Keys per read.
+    static let pageSize = 1_024
+
+    private let segments: [Segment]
+    private let fetch: Page
+    private var segment = 0
+    private var after: Position?
+    private var buffer: [ListingKey] = []
+    private var index = 0
+    /// Whether the page in the buffer was the last of its segment.
+    private var segmentEnded = false
+
+    public init(segments: [Segment], fetch: @escaping Page) {
+        self.segments = segments
+        self.fetch = fetch
+    }
+
+    /// The next key, or nil at the end of the listing.
+    public func next() throws -> ListingKey? {
+        while index == buffer.count {
+            if segmentEnded {
+                segment += 1
+                after = nil
+                segmentEnded = false
+            }
+            guard segment < segments.count else { return nil }
+            buffer = try fetch(segments[segment], after, Self.pageSize)
+            index = 0
+            segmentEnded = buffer.count < Self.pageSize
+            if let last = buffer.last { after = (Int64(last.created.timeIntervalSince1970), last.postId) }
+        }
+        defer { index += 1 }
+        return buffer[index]
+    }
+}
