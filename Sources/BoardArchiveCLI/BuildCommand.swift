@@ -22,7 +22,18 @@ struct BuildCommand: AsyncParsableCommand {
             let out = output.makeOutput(settings)
             var configuration = try build.makeConfiguration(settings)
             configuration.pseudonymKey = try pseudonyms.key()
-            let archive = try ArchiveStore(readingOnly: try StoreLocation(parsing: try settings.required("store")).sqlitePath())
+            let archive: any ArchiveSource
+            var postgres: PostgresArchive?
+            switch try StoreLocation(parsing: try settings.required("store")) {
+            case .sqliteFile(let path): archive = try ArchiveStore(readingOnly: path)
+            case .postgres(let url):
+                // Read only: never created or migrated by a build, as with SQLite.
+                let password = try StorePassword.resolve(for: url, settings: settings, environment: ProcessInfo.processInfo.environment)
+                let opened = try PostgresArchive.open(PostgresConnector(url: url, password: password), creating: false, migrating: false)
+                postgres = opened
+                archive = opened
+            }
+            defer { postgres?.close() }
             let report = try await SitePublishing.build(
                 configuration, store: archive, logger: LogOptions.makeLogger(settings, output: out), output: out)
             out.say(SitePublishing.describe(report, configuration: configuration))

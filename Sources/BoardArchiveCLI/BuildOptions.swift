@@ -134,7 +134,7 @@ struct BuildOptions: ParsableArguments {
 enum SitePublishing {
     /// Builds with a progress display of `output` drawn while it runs.
     static func build(
-        _ configuration: BuildConfiguration, store: ArchiveStore, logger: Logging.Logger, output: CommandOutput = CommandOutput()
+        _ configuration: BuildConfiguration, store: any ArchiveSource, logger: Logging.Logger, output: CommandOutput = CommandOutput()
     ) async throws -> BuildReport {
         let meter = ProgressMeter()
         let display = output.progress("build", meter)

@@ -5,8 +5,8 @@ import Foundation
 /// `boardarchive store`: look after the archive store itself.
 struct StoreCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "store", abstract: "Look after the archive store (check, backup).",
-        subcommands: [StoreCheckCommand.self, StoreBackupCommand.self])
+        commandName: "store", abstract: "Look after the archive store (check, backup, copy).",
+        subcommands: [StoreCheckCommand.self, StoreBackupCommand.self, StoreCopyCommand.self])
 }
 
 /// `boardarchive store backup --to FILE`: a consistent, checked copy of the store, taken while crawls may run.

@@ -6,20 +6,8 @@ import Testing
 /// sources, each failure with its exit code and one sentence, and the password in no output.
 @Suite("store check end to end", .serialized)
 struct StoreCheckCommandTests {
-    /// The test server's URL and password (./test.sh starts it), or nil after recording why there is none.
-    static func server() -> (url: String, password: String, passwordFile: String)? {
-        let environment = ProcessInfo.processInfo.environment
-        guard let url = environment["BOARDARCHIVE_TEST_POSTGRES_URL"], let file = environment["BOARDARCHIVE_TEST_POSTGRES_PASSWORD_FILE"],
-            let password = try? String(contentsOfFile: file, encoding: .utf8)
-        else {
-            Issue.record("No PostgreSQL server for the store tests: run ./test.sh, or `scripts/postgres-server.sh start pg.env && . pg.env` first.")
-            return nil
-        }
-        return (url, password.trimmingCharacters(in: .newlines), file)
-    }
-
     @Test func thePasswordComesFromEachOfItsSourcesAndNeverShows() async throws {
-        guard let server = Self.server() else { return }
+        guard let server = PostgresCLIServer.server() else { return }
         let folder = try CommandRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let passFile = folder.appendingPathComponent("pgpass")
@@ -44,7 +32,7 @@ struct StoreCheckCommandTests {
     }
 
     @Test func eachFailureHasItsExitCodeAndOneSentence() async throws {
-        guard let server = Self.server() else { return }
+        guard let server = PostgresCLIServer.server() else { return }
         let base = try #require(URLComponents(string: server.url))
         let root = "postgres://archiver@\(base.host ?? ""):\(base.port ?? 5432)"
         let cases: [(String, [String: String], Int32, String)] = [
@@ -64,55 +52,37 @@ struct StoreCheckCommandTests {
         }
     }
 
-    /// Runs one statement with `psql` as the test user on the test server's `database`; its rows, unaligned.
-    static func psql(_ server: (url: String, password: String, passwordFile: String), _ sql: String, database: String = "archive_test") throws
-        -> String
-    {
-        let url = try #require(URLComponents(string: server.url))
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/psql")
-        process.arguments = [
-            "-X", "-q", "-tA", "-v", "ON_ERROR_STOP=1", "-h", url.host ?? "", "-p", "\(url.port ?? 5432)", "-U", "archiver", "-d", database, "-c",
-            sql,
-        ]
-        process.environment = ["PGPASSWORD": server.password, "PATH": "/usr/bin:/bin"]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "psql \(sql)")
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-    }
-
     @Test func aPostgreSQLArchiveIsReportedWithoutBeingChangedAndAnEmptyDatabaseIsNotTakenForOne() async throws {
-        guard let server = Self.server() else { return }
+        guard let server = PostgresCLIServer.server() else { return }
         let name = "ba_check_\(UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(12).lowercased())"
-        _ = try Self.psql(server, "CREATE DATABASE \(name)")
-        defer { _ = try? Self.psql(server, "DROP DATABASE \(name) WITH (FORCE)") }
+        _ = try PostgresCLIServer.psql(server, "CREATE DATABASE \(name)")
+        defer { _ = try? PostgresCLIServer.psql(server, "DROP DATABASE \(name) WITH (FORCE)") }
         let base = try #require(URLComponents(string: server.url))
         let url = "postgres://archiver@\(base.host ?? ""):\(base.port ?? 5432)/\(name)"
         let environment = ["PGPASSWORD": server.password, "PGPASSFILE": "/dev/null"]
         let empty = try await CommandRunner.run(["store", "check", "--store", url], environment: environment)
         #expect(empty.status == 73 && empty.stderr.contains("is empty or is not a boardarchive store"), "\(empty.stderr)")
-        #expect(try Self.psql(server, "SELECT count(*) FROM pg_tables WHERE schemaname = 'public'", database: name) == "0", "check created nothing")
+        #expect(
+            try PostgresCLIServer.psql(server, "SELECT count(*) FROM pg_tables WHERE schemaname = 'public'", database: name) == "0",
+            "check created nothing")
         // An archive: made by the library as a crawl would make it, then reported.
         let archive = try PostgresArchive.open(
             PostgresConnector(url: try PostgresStoreURL(parsing: url), password: PostgresPassword(server.password)), creating: true)
         archive.close()
-        let tables = try Self.psql(
+        let tables = try PostgresCLIServer.psql(
             server, "SELECT string_agg(tablename, ',' ORDER BY tablename) FROM pg_tables WHERE schemaname = 'public'", database: name)
         let checked = try await CommandRunner.run(["store", "check", "--store", url], environment: environment)
         #expect(checked.status == 0, "\(checked.stderr)")
         #expect(checked.stdout.hasPrefix("PostgreSQL store \(url): schema version 5, 0 boards, 0 posts (server "), "\(checked.stdout)")
         #expect(!checked.stdout.contains(server.password) && checked.stderr.isEmpty)
         // An older schema (its last migration not applied) is reported, never upgraded, by check.
-        _ = try Self.psql(server, "DELETE FROM boardarchive_migration WHERE position = 5", database: name)
+        _ = try PostgresCLIServer.psql(server, "DELETE FROM boardarchive_migration WHERE position = 5", database: name)
         let older = try await CommandRunner.run(["store", "check", "--store", url], environment: environment)
         #expect(older.status == 73 && older.stderr.contains("has schema version 4, older than this boardarchive needs (5)"), "\(older.stderr)")
-        #expect(try Self.psql(server, "SELECT count(*) FROM boardarchive_migration", database: name) == "4", "check migrated nothing")
+        #expect(try PostgresCLIServer.psql(server, "SELECT count(*) FROM boardarchive_migration", database: name) == "4", "check migrated nothing")
         #expect(
-            try Self.psql(server, "SELECT string_agg(tablename, ',' ORDER BY tablename) FROM pg_tables WHERE schemaname = 'public'", database: name)
+            try PostgresCLIServer.psql(
+                server, "SELECT string_agg(tablename, ',' ORDER BY tablename) FROM pg_tables WHERE schemaname = 'public'", database: name)
                 == tables)
     }
 

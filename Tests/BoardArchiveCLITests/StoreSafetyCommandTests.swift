@@ -76,7 +76,7 @@ struct StoreSafetyCommandTests {
     func aStoreURLIsNeverTakenForAPath(store: String, message: String) async throws {
         let folder = try CommandRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        for command in [["crawl", "--api", "http://127.0.0.1:9/api"], ["build"], ["redact", "--list"], ["store", "backup", "--to", "b.sqlite"]] {
+        for command in [["crawl", "--api", "http://127.0.0.1:9/api"], ["redact", "--list"], ["store", "backup", "--to", "b.sqlite"]] {
             let result = try await CommandRunner.run(command + ["--store", store], in: folder)
             #expect(result.status == 64, "\(command): \(result.stderr)")
             #expect(result.stderr.contains(message), "\(command): \(result.stderr)")
@@ -92,10 +92,11 @@ struct StoreSafetyCommandTests {
         let folder = try CommandRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = "postgres://archiver@127.0.0.1:1/archive"
-        for command in [["crawl", "--api", "http://127.0.0.1:9/api"], ["build"], ["redact", "--list"], ["store", "backup", "--to", "b.sqlite"]] {
+        for command in [["crawl", "--api", "http://127.0.0.1:9/api"], ["redact", "--list"], ["store", "backup", "--to", "b.sqlite"]] {
             let result = try await CommandRunner.run(command + ["--store", store], environment: ["BOARD_API_TOKEN": "token"], in: folder)
             #expect(result.status == 64, "\(command): \(result.stderr)")
-            #expect(result.stderr.contains("names a PostgreSQL database (postgres://), which this boardarchive can check"), "\(result.stderr)")
+            let message = "names a PostgreSQL database (postgres://), which this boardarchive can check, copy and build from"
+            #expect(result.stderr.contains(message), "\(result.stderr)")
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty, "a folder or file was created for the URL")
     }

@@ -21,18 +21,6 @@ public struct ListingKey: Sendable, Equatable, Hashable {
     /// The columns of a key, in the order ``init(row:)`` reads them.
     static let columns = "postId, boardId, postType, createdAt, parentPostId, contentHash, redactionMode, redactedAt"
 
-    init(row: Row) {
-        postId = row[0]
-        boardId = row[1]
-        isNotice = (row[2] as String) == PostType.notice.rawValue
-        created = Date(timeIntervalSince1970: TimeInterval(row[3] as Int64))
-        parentPostId = row[4]
-        let mode = row[6] as String?
-        contentHash = row[5]
-        if mode == RedactionMode.anonymize.rawValue { contentHash += ListedPost.anonymizedSuffix }
-        removedAt = mode == RedactionMode.remove.rawValue ? Date(timeIntervalSince1970: (row[7] as Double?) ?? 0) : nil
-    }
-
     /// The place of a removed post, as the listings keep it.
     public var removed: RemovedPost? {
         removedAt.map { RemovedPost(postId: postId, boardId: boardId, isNotice: isNotice, redactedAt: $0) }

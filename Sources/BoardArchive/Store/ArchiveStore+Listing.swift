@@ -44,24 +44,4 @@ extension ArchiveStore {
         rawPostType, isNewPost, hasInlineImage, commentsCount, attachmentsCount, isAnonymous, isOwner, hasReply, parentPostId,
         hasAttachment, contentHash, redactionMode, redactedAt
         """
-
-    static func listedPost(from row: Row, pseudonyms: WriterPseudonyms?) -> ListedPost {
-        // By position, in the order of `listedColumns` (looking columns up by name cost more than reading them).
-        var post = Post(
-            postId: row[0], title: row[2], boardId: row[1], boardDisplayName: row[3],
-            writer: Writer(displayName: row[4], emailAddress: row[5], profileImage: row[6]),
-            contents: "", createdDateTime: Date(timeIntervalSince1970: TimeInterval(row[7] as Int64)),
-            viewCount: row[8], postType: PostType(rawValue: row[9]) ?? .normal, isNewPost: row[11],
-            hasInlineImage: row[12], commentsCount: row[13], attachmentsCount: row[14],
-            isAnonymous: row[15], isOwner: row[16], hasReply: row[17], parentPostId: row[18],
-            hasAttachment: row[19])
-        post.unknownPostType = row[10]
-        var hash: String = row[20]
-        if (row[21] as String?) == RedactionMode.anonymize.rawValue {
-            post.withholdWriter()
-            hash += ListedPost.anonymizedSuffix
-        }
-        pseudonyms?.apply(to: &post)
-        return ListedPost(post: post, contentHash: hash)
-    }
 }

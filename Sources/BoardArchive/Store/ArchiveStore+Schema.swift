@@ -156,15 +156,6 @@ extension ArchiveStore {
         return migrator
     }
 
-    static func board(from row: Row) -> Board {
-        let writable: Bool? = row["capabilityWritable"]
-        let manageable: Bool? = row["capabilityManageable"]
-        return Board(
-            boardId: row["boardId"], displayName: row["displayName"], boardType: row["boardType"], isFavorite: row["isFavorite"],
-            hasNewPost: row["hasNewPost"], orderNo: row["orderNo"],
-            capability: writable.flatMap { w in manageable.map { Board.Capability(writable: w, manageable: $0) } })
-    }
-
     static func post(from row: Row) -> Post {
         var post = Post(
             postId: row["postId"], title: row["title"], boardId: row["boardId"], boardDisplayName: row["boardDisplayName"],

@@ -60,3 +60,35 @@ public final class KeyStream {
         return buffer[index]
     }
 }
+
+extension KeyStream {
+    /// The SQL of one page of `segment` (of board `board`, or of every board when nil), and its parameters in order;
+    /// `placeholder(n)` names the n-th parameter (`?` in SQLite, `$n` in PostgreSQL). The notice flag is compared with
+    /// the indexed expression and the position as a row value over `(createdAt, postId)`, so both databases seek in
+    /// `post_board_keys` / `post_chronological_keys` and need no sort.
+    static func pageQuery(board: Int?, segment: Segment, after: Position?, limit: Int, placeholder: (Int) -> String) -> (
+        sql: String, parameters: [PageParameter]
+    ) {
+        var parameters: [PageParameter] = []
+        func next(_ parameter: PageParameter) -> String {
+            parameters.append(parameter)
+            return placeholder(parameters.count)
+        }
+        var sql = "SELECT \(ListingKey.columns) FROM post WHERE "
+        if let board { sql += "boardId = \(next(.integer(board))) AND " }
+        sql += "(postType = 'notice') = \(next(.flag(segment.notices)))"
+        if let after {
+            let createdAt = next(.integer(Int(after.createdAt)))
+            sql += " AND (createdAt, postId) \(segment.descending ? "<" : ">") (\(createdAt), \(next(.integer(after.postId))))"
+        }
+        let direction = segment.descending ? " DESC" : ""
+        sql += " ORDER BY createdAt\(direction), postId\(direction) LIMIT \(next(.integer(limit)))"
+        return (sql, parameters)
+    }
+
+    /// A parameter of ``pageQuery(board:segment:after:limit:placeholder:)``.
+    enum PageParameter {
+        case integer(Int)
+        case flag(Bool)
+    }
+}

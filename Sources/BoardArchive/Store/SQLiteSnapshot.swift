@@ -28,7 +28,8 @@ public final class SQLiteSnapshot: ArchiveSnapshot {
 
     public func boards() throws -> [Board] {
         try read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM board ORDER BY orderNo IS NULL, orderNo, boardId").map(ArchiveStore.board(from:))
+            try Row.fetchAll(db, sql: "SELECT \(ArchiveStore.boardColumns) FROM board ORDER BY orderNo IS NULL, orderNo, boardId").map(
+                ArchiveStore.board)
         }
     }
 
@@ -75,37 +76,27 @@ public final class SQLiteSnapshot: ArchiveSnapshot {
     // MARK: Streams
 
     public func listingKeys(ofBoard boardId: Int) -> KeyStream {
-        KeyStream(segments: KeyStream.boardOrder) { [self] segment, after, limit in
-            try keys(where: "boardId = ? AND ", [boardId], segment: segment, after: after, limit: limit)
-        }
+        KeyStream(segments: KeyStream.boardOrder) { [self] in try keyPage(board: boardId, segment: $0, after: $1, limit: $2) }
     }
 
     public func keysChronologically() -> KeyStream {
-        KeyStream(segments: KeyStream.chronologicalOrder) { [self] segment, after, limit in
-            try keys(where: "", [], segment: segment, after: after, limit: limit)
-        }
+        KeyStream(segments: KeyStream.chronologicalOrder) { [self] in try keyPage(board: nil, segment: $0, after: $1, limit: $2) }
     }
 
-    /// One page of a segment: `condition` (ending in `AND `, or empty) with its arguments, then the segment's notice
-    /// flag and position. The flag is compared with the indexed expression and the position as a row value over
-    /// `(createdAt, postId)`, so SQLite seeks in `post_board_keys` / `post_chronological_keys` and needs no sort.
-    private func keys(where condition: String, _ arguments: [Int], segment: KeyStream.Segment, after: KeyStream.Position?, limit: Int)
-        throws -> [ListingKey]
-    {
-        let direction = segment.descending ? "DESC" : ""
-        var sql = "SELECT \(ListingKey.columns) FROM post WHERE \(condition)(postType = 'notice') = ?"
-        var values: [any DatabaseValueConvertible] = arguments + [segment.notices ? 1 : 0]
-        if let after {
-            sql += " AND (createdAt, postId) \(segment.descending ? "<" : ">") (?, ?)"
-            values += [after.createdAt, after.postId]
-        }
-        sql += " ORDER BY createdAt \(direction), postId \(direction) LIMIT ?"
-        values.append(limit)
+    private func keyPage(board: Int?, segment: KeyStream.Segment, after: KeyStream.Position?, limit: Int) throws -> [ListingKey] {
+        let (sql, parameters) = KeyStream.pageQuery(board: board, segment: segment, after: after, limit: limit) { _ in "?" }
+        let arguments = StatementArguments(
+            parameters.map { parameter -> DatabaseValue in
+                switch parameter {
+                case .integer(let value): value.databaseValue
+                case .flag(let value): (value ? 1 : 0).databaseValue
+                }
+            })
         return try read { db in
             var keys: [ListingKey] = []
             keys.reserveCapacity(limit)
-            let rows = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(values))
-            while let row = try rows.next() { keys.append(ListingKey(row: row)) }
+            let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+            while let row = try rows.next() { keys.append(try ListingKey(row)) }
             return keys
         }
     }
@@ -137,7 +128,7 @@ public final class SQLiteSnapshot: ArchiveSnapshot {
             let rows = try Row.fetchCursor(
                 db, sql: "SELECT \(ListingKey.columns) FROM post INDEXED BY post_id_keys WHERE postId \(Self.inIds)", arguments: Self.arguments(ids))
             while let row = try rows.next() {
-                let key = ListingKey(row: row)
+                let key = try ListingKey(row)
                 result[key.postId] = key
             }
             return result
@@ -154,7 +145,7 @@ public final class SQLiteSnapshot: ArchiveSnapshot {
                     AND \(ArchiveStore.publishedPosts) ORDER BY boardId, \(ArchiveStore.boardOrder)
                     """, arguments: Self.arguments(ids))
             while let row = try rows.next() {
-                let key = ListingKey(row: row)
+                let key = try ListingKey(row)
                 if let parent = key.parentPostId { result[parent, default: []].append(key) }
             }
             return result
@@ -164,7 +155,7 @@ public final class SQLiteSnapshot: ArchiveSnapshot {
     public func listedPosts(ids: [Int]) throws -> [Int: ListedPost] {
         var result: [Int: ListedPost] = [:]
         try forEachRow(ids: ids, where: ArchiveStore.publishedPosts) { row in
-            let listed = ArchiveStore.listedPost(from: row, pseudonyms: pseudonyms)
+            let listed = try ArchiveStore.listedPost(row, pseudonyms: pseudonyms)
             result[listed.post.postId] = listed
         }
         return result
@@ -173,8 +164,7 @@ public final class SQLiteSnapshot: ArchiveSnapshot {
     public func postsWithBodies(ids: [Int]) throws -> [Int: ListedPost] {
         var result: [Int: ListedPost] = [:]
         try forEachRow(ids: ids, withContents: true, where: ArchiveStore.publishedPosts) { row in
-            var listed = ArchiveStore.listedPost(from: row, pseudonyms: pseudonyms)
-            listed.post.contents = (row[23] as String?) ?? ""
+            let listed = try ArchiveStore.listedPost(row, withContents: true, pseudonyms: pseudonyms)
             result[listed.post.postId] = listed
         }
         return result
@@ -188,8 +178,7 @@ public final class SQLiteSnapshot: ArchiveSnapshot {
         var result: [Int: Post] = [:]
         // A purged post keeps nothing to match (its anonymous flag would still match the anonymous label).
         try forEachRow(ids: ids, withContents: true, where: ArchiveStore.removedPosts + " AND purged = 0") { row in
-            var post = ArchiveStore.listedPost(from: row, pseudonyms: pseudonyms).post
-            post.contents = (row[23] as String?) ?? ""
+            let post = try ArchiveStore.listedPost(row, withContents: true, pseudonyms: pseudonyms).post
             result[post.postId] = post
         }
         return result

@@ -30,6 +30,10 @@ public struct StoreError: Error, Equatable, Sendable, LocalizedError {
         case databaseMissing(String)
         /// TLS was asked for and could not be had: why.
         case tlsFailed(String)
+        /// `store copy` found rows in the target (these tables) and was not told to resume.
+        case copyTargetNotEmpty(tables: [String])
+        /// `store copy` compared the stores and found a difference: where.
+        case copyMismatch(String)
         /// `demo` was pointed at a store that holds an archive of a real source (its API address).
         case notADemoArchive(source: String)
     }
@@ -68,12 +72,20 @@ public struct StoreError: Error, Equatable, Sendable, LocalizedError {
                 + "(or a file:// URL)."
         case .unsupportedBackend(let scheme):
             return
-                "The store \(location) names a PostgreSQL database (\(scheme)://), which this boardarchive can check (boardarchive store "
-                + "check) but not yet crawl into, build from or redact; give the path of a SQLite file."
+                "The store \(location) names a PostgreSQL database (\(scheme)://), which this boardarchive can check, copy and build from "
+                + "(store check, store copy, build) but not yet crawl into or redact; crawl into a SQLite file and move it with store copy."
         case .crawlInProgress(let holder):
             return
                 "The archive store \(location) is being crawled by \(holder); wait for that crawl to finish (or stop it), then run "
                 + "this one again."
+        case .copyTargetNotEmpty(let tables):
+            return
+                "The store \(location) already holds rows (\(tables.joined(separator: ", "))), so nothing was copied into it; copy into an empty "
+                + "store, or pass --resume to go on with a copy that was interrupted."
+        case .copyMismatch(let detail):
+            return
+                "The copy in \(location) does not match its source: \(detail); the source changed during an interrupted copy or the "
+                + "copy failed, so copy again into an empty store."
         case .notADemoArchive(let source):
             return
                 "The archive store \(location) holds an archive crawled from \(source), so demo left it untouched (the demo's fixture "

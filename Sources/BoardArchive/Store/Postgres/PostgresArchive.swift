@@ -14,21 +14,24 @@ public final class PostgresArchive: Sendable {
     public let url: PostgresStoreURL
     let connection: PostgresConnection
     let logger: Logger
+    /// How this archive connected, for the connections of its snapshots.
+    let connector: PostgresConnector
 
     /// The key of the advisory lock held while the schema is created or migrated (any fixed 64-bit number).
     static let schemaLockKey: Int64 = 0x426F_6172_6441_7263
 
-    private init(url: PostgresStoreURL, connection: PostgresConnection, logger: Logger) {
-        self.url = url
+    private init(connector: PostgresConnector, connection: PostgresConnection) {
+        url = connector.url
         self.connection = connection
-        self.logger = logger
+        logger = connector.logger
+        self.connector = connector
     }
 
     /// Connects and checks the schema; when `migrating`, applies the migrations it lacks (and, when `creating`, creates
     /// it in a database without one). Without `migrating` nothing is written: an older schema is refused
     /// (`olderSchema`) and a database without the archive's tables too (`notAnArchive`), as `store check` needs.
     public static func open(_ connector: PostgresConnector, creating: Bool, migrating: Bool = true) throws -> PostgresArchive {
-        let archive = PostgresArchive(url: connector.url, connection: try connector.connect(), logger: connector.logger)
+        let archive = PostgresArchive(connector: connector, connection: try connector.connect())
         do {
             try archive.prepareSchema(creating: creating && migrating, migrating: migrating)
             return archive
@@ -40,7 +43,7 @@ public final class PostgresArchive: Sendable {
 
     /// Connects without looking at the schema (for maintenance: creating or dropping databases in tests).
     static func connectOnly(_ connector: PostgresConnector) throws -> PostgresArchive {
-        PostgresArchive(url: connector.url, connection: try connector.connect(), logger: connector.logger)
+        PostgresArchive(connector: connector, connection: try connector.connect())
     }
 
     /// Closes the connection.
@@ -103,15 +106,15 @@ public final class PostgresArchive: Sendable {
 
     // MARK: Statements
 
-    /// Runs `sql` (no parameters) and discards its rows.
-    func execute(_ sql: String) throws {
-        _ = try rows(sql) { _ in () }
+    /// Runs `sql` with `binds` and discards its rows.
+    func execute(_ sql: String, _ binds: PostgresBindings = PostgresBindings()) throws {
+        _ = try rows(sql, binds) { _ in () }
     }
 
-    /// Runs `sql` and decodes every row with `decode`.
-    func rows<T>(_ sql: String, _ decode: (PostgresRow) throws -> T) throws -> [T] {
+    /// Runs `sql` with `binds` and decodes every row with `decode`.
+    func rows<T>(_ sql: String, _ binds: PostgresBindings = PostgresBindings(), _ decode: (PostgresRow) throws -> T) throws -> [T] {
         do {
-            let result = try connection.query(PostgresQuery(unsafeSQL: sql), logger: logger).wait()
+            let result = try connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger).wait()
             return try result.rows.map(decode)
         } catch let error as PSQLError {
             throw StoreError(location: url.description, reason: .query(Self.plainReason(error)))

@@ -1,0 +1,68 @@
+import Foundation
+
+/// A table of the archive store as `store copy` moves it: its columns and its key, the same on SQLite and PostgreSQL.
+///
+/// The list is checked against both schemas (`StoreCopyTests`): a column a migration adds must be added here, or the
+/// test fails before a copy could leave it behind.
+struct ArchiveTable: Sendable, Equatable {
+    var name: String
+    var columns: [String]
+    /// The primary key's columns, a prefix-free subset of `columns`: rows are copied and compared in this order.
+    var key: [String]
+
+    /// The tables in the order they are copied (a crawl run before the boards' and pages' rows that name it).
+    static let all: [ArchiveTable] = [
+        ArchiveTable(
+            name: "board",
+            columns: [
+                "boardId", "displayName", "boardType", "isFavorite", "hasNewPost", "orderNo", "capabilityWritable", "capabilityManageable", "raw",
+                "firstSeen", "lastSeen", "lastSeenRun", "goneSince",
+            ], key: ["boardId"]),
+        ArchiveTable(
+            name: "redaction", columns: ["redactionId", "kind", "target", "mode", "purge", "reason", "createdAt", "undoneAt"], key: ["redactionId"]),
+        ArchiveTable(name: "crawl_run", columns: ["runId", "api", "startedAt", "finishedAt", "status", "pageSize", "summary"], key: ["runId"]),
+        ArchiveTable(
+            name: "board_crawl", columns: ["runId", "boardId", "status", "passes", "uniquePosts", "total", "mode"], key: ["runId", "boardId"]),
+        ArchiveTable(
+            name: "page_checkpoint",
+            columns: ["runId", "boardId", "pass", "pageOffset", "pageCount", "total", "pageHash", "lastPostId", "postIds", "fetchedAt"],
+            key: ["runId", "boardId", "pass", "pageOffset"]),
+        ArchiveTable(
+            name: "verified_part", columns: ["boardId", "fromOldest", "toOldest", "total", "verifiedAt", "runId"], key: ["boardId", "fromOldest"]),
+        ArchiveTable(
+            name: "post",
+            columns: [
+                "postId", "boardId", "title", "boardDisplayName", "writerName", "writerEmail", "writerProfileImage", "contents", "createdAt",
+                "viewCount", "postType", "rawPostType", "isNewPost", "hasInlineImage", "commentsCount", "attachmentsCount", "isAnonymous",
+                "isOwner", "hasReply", "parentPostId", "hasAttachment", "raw", "contentHash", "firstSeen", "lastSeen", "lastSeenRun", "goneSince",
+                "redactionId", "redactionMode", "redactedAt", "purged",
+            ], key: ["postId"]),
+    ]
+
+    /// The positions of the key's columns in a row.
+    var keyPositions: [Int] { key.compactMap { columns.firstIndex(of: $0) } }
+
+    /// `SELECT` of every column, after `key` when given (`placeholders` names the parameters), in key order.
+    func selectSQL(after hasKey: Bool, placeholders: [String], limitPlaceholder: String) -> String {
+        var sql = "SELECT \(columns.joined(separator: ", ")) FROM \(name)"
+        if hasKey { sql += " WHERE (\(key.joined(separator: ", "))) > (\(placeholders.joined(separator: ", ")))" }
+        return sql + " ORDER BY \(key.joined(separator: ", ")) LIMIT \(limitPlaceholder)"
+    }
+}
+
+/// One value of a stored row, as both databases hold it.
+enum StoredValue: Sendable, Hashable, CustomStringConvertible {
+    case null
+    case integer(Int)
+    case real(Double)
+    case text(String)
+
+    var description: String {
+        switch self {
+        case .null: "NULL"
+        case .integer(let value): String(value)
+        case .real(let value): String(value)
+        case .text(let value): value.count > 40 ? "\"\(value.prefix(40))…\"" : "\"\(value)\""
+        }
+    }
+}
