@@ -80,6 +80,28 @@ struct HostileMarkdownTests {
         #expect(!feed.contains(AtomFeed.escape("<strong>")))
     }
 
+    @Test("every super-linear shape, built as a post, gets a page that keeps every character of it")
+    func everyShapeKeepsEveryCharacterOnItsPage() async throws {
+        let budget = MarkdownBudget()
+        // Each shape at the smallest of these sizes that the pre-scan refuses (its page is then plain text).
+        let bodies = try HostileMarkdown.superLinear.map { shape in
+            try #require([32 << 10, 256 << 10, 1 << 20].lazy.map { shape.body(bytes: $0) }.first { budget.excess(of: $0) != nil }, "\(shape.name)")
+        }
+        let posts = bodies.enumerated().map { index, body in
+            SiteFixture.post(index + 1, title: HostileMarkdown.superLinear[index].name, at: "2024-05-01T00:00:00Z", contents: body)
+        }
+        let site = try SiteFixture.temporaryDirectory()
+        _ = try await SiteFixture.build(try SiteFixture.store(posts: posts), into: site)
+        for (index, body) in bodies.enumerated() {
+            let name = HostileMarkdown.superLinear[index].name
+            let page = try SiteFixture.text("posts/\(index + 1).html", in: site)
+            let start = try #require(page.range(of: PlainTextBody.open), "\(name): no plain-text body on its page")
+            let end = try #require(page.range(of: PlainTextBody.close, range: start.upperBound..<page.endIndex))
+            let shown = HostileMarkdown.plainText(ofHTML: String(page[start.upperBound..<end.lowerBound]))
+            #expect(shown == HostileMarkdown.keptText(of: body), "\(name): the page lost or changed characters of the post")
+        }
+    }
+
     @Test("a build renders a hostile post as plain text and names it in one warning; its neighbours stay Markdown")
     func buildWarnsOncePerPost() async throws {
         let hostile = try #require(HostileMarkdown.superLinear.first).body(bytes: 200_000)

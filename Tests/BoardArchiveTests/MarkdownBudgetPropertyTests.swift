@@ -3,9 +3,11 @@ import Testing
 
 @testable import BoardArchive
 
-/// Random Markdown shapes at two sizes: what reaches cmark-gfm stays within the budget's work per byte, so the cost
-/// per byte does not grow with the size; what does not is kept whole as plain text. The work is counted by the
-/// pre-scan, not timed (instruction counts of the real renderer: Benchmarks/hostile/run.sh --callgrind).
+/// Random Markdown shapes: what the pre-scan refuses is kept whole as plain text, what it lets through keeps its words,
+/// and a shape refused at one size stays refused at larger ones. That the cost per byte of what reaches cmark-gfm does
+/// not grow with the size is measured, not asserted here: `Benchmarks/hostile/run.sh --callgrind` counts cmark-gfm's
+/// instructions for the same random shapes at 64 KB and 512 KB and fails when the larger costs over twice as much per
+/// byte.
 @Suite("Markdown budget: random shapes")
 struct MarkdownBudgetPropertyTests {
     /// A small deterministic generator (SplitMix64).
@@ -40,37 +42,6 @@ struct MarkdownBudgetPropertyTests {
         return text
     }
 
-    /// The work a body costs per byte: the pre-scan's bound of cmark-gfm's work for a body it lets through, one pass
-    /// for plain text.
-    static func workPerByte(_ body: String, budget: MarkdownBudget) -> Double {
-        var text = body
-        let measure = text.withUTF8 { MarkdownBudget.measure($0) }
-        guard budget.excess(of: measure) == nil else { return 1 }
-        let blockWork = measure.nesting * measure.bytes + measure.tableColumns * measure.bytes + measure.paddedCells
-        return Double(measure.bytes + measure.inlineWork + blockWork) / Double(max(1, measure.bytes))
-    }
-
-    @Test("the work per byte of a random shape stays bounded from 16 KB to 512 KB", arguments: 0..<48)
-    func workPerByteStaysBounded(seed: Int) {
-        let budget = MarkdownBudget()
-        let small = Self.shape(seed: UInt64(seed), bytes: 16 << 10)
-        let large = Self.shape(seed: UInt64(seed), bytes: 512 << 10)
-        let limits = budget.limits
-        // The most any body that reaches cmark-gfm may cost per byte at each size.
-        let ceiling = { (bytes: Int) in
-            Double(1 + limits.inlineWorkPerByte + limits.nesting + limits.tableColumns) + Double(limits.inlineWorkFloor + limits.paddedCellsFloor)
-                / Double(bytes)
-                + Double(limits.paddedCellsPerTwoBytes) / 2
-        }
-        let smallWork = Self.workPerByte(small, budget: budget)
-        let largeWork = Self.workPerByte(large, budget: budget)
-        // One ceiling for both sizes, less for the larger (the floor lets short bodies spend more per byte): 32 times
-        // the size never costs more per byte.
-        #expect(smallWork <= ceiling(small.utf8.count), "seed \(seed): \(smallWork) per byte at 16 KB")
-        #expect(largeWork <= ceiling(large.utf8.count), "seed \(seed): \(largeWork) per byte at 512 KB")
-        #expect(ceiling(large.utf8.count) <= ceiling(small.utf8.count))
-    }
-
     @Test("a random shape the budget refuses keeps every character as plain text", arguments: 0..<48)
     func refusedShapesKeepEveryCharacter(seed: Int) {
         let body = Self.shape(seed: UInt64(seed), bytes: 256 << 10)
@@ -78,6 +49,13 @@ struct MarkdownBudgetPropertyTests {
         if rendered.plainTextBecause != nil {
             #expect(HostileMarkdown.plainText(ofHTML: rendered.html) == HostileMarkdown.keptText(of: InertLinkMarkup.withoutMarkers(body)))
         } else {
+            // Markup characters become markup, but a word of text is never dropped: every Korean word is still there
+            // (raw HTML is omitted by design, and a link's address that is not a web address is not shown, so shapes with
+            // `<` or `](` are left out of this count).
+            if !body.contains("<") && !body.contains("](") {
+                let words = body.components(separatedBy: "단어").count - 1
+                #expect(rendered.html.components(separatedBy: "단어").count - 1 == words, "seed \(seed): \(words) words in the body")
+            }
             #expect(!rendered.html.isEmpty)
         }
     }
