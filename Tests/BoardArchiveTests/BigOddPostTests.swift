@@ -72,6 +72,21 @@ struct BigOddPostTests {
         let page = try SiteFixture.text(SitePaths.post(oddCase.post.postId), in: try await Self.cache.site())
         // Compared as code points: `String.contains` compares characters, and the marks are one character with their base.
         #expect(TextNormalizer.scalarsContain(page, oddCase.onPage))
+        // Its title too, whole, in the page's heading.
+        let heading = try #require(page.range(of: "<h1"), "no heading")
+        let title = String(page[heading.lowerBound...].prefix { $0 != "\n" })
+        #expect(TextNormalizer.scalarsContain(title, oddCase.post.title), "the heading holds the whole title")
+    }
+
+    @Test("every big or odd post is found by its title, and the marks also by its body", arguments: cases)
+    func titleAndBodyEntries(of oddCase: Case) async throws {
+        let site = try await Self.cache.site()
+        let reader = try SearchIndexReader(load: { try? Data(contentsOf: site.appendingPathComponent($0)) })
+        let byTitle = oddCase.target == .title ? "x" : oddCase.post.title
+        #expect(try reader.search(byTitle, target: .title).hits.map { try reader.postId(of: $0) } == [oddCase.post.postId])
+        if oddCase.target == .title {
+            #expect(try reader.search(oddCase.probe, target: .contents).hits.map { try reader.postId(of: $0) } == [oddCase.post.postId])
+        }
     }
 
     @Test("every big or odd post is found by search", arguments: cases)
