@@ -157,3 +157,15 @@ done
 python3 "$SHAPES" dataset "$BYTES" "$OUT/corpus.json"
 echo
 echo "Corpus of $(python3 "$SHAPES" list | wc -l) posts of $BYTES bytes, one export: $(export_seconds "$OUT/corpus.json") s"
+
+# Big and odd posts (issue 25 point 2): time and peak memory of a whole export of each, less one ordinary post's.
+base_rss=$( (export_seconds "$OUT/ordinary.json" "/usr/bin/time -f %M -o $OUT/rss.txt" >/dev/null) && cat "$OUT/rss.txt")
+echo
+echo "| big or odd post | seconds | peak RSS (MB, ordinary post: $((base_rss / 1024))) | rendered as |"
+echo "|---|---|---|---|"
+for name in $(python3 "$SHAPES" list-odd); do
+    python3 "$SHAPES" dataset 0 "$OUT/odd.json" "$name"
+    seconds=$(export_seconds "$OUT/odd.json" "/usr/bin/time -f %M -o $OUT/rss.txt")
+    if grep -q 'rendered as plain text' "$OUT/export.log"; then kind="plain text"; else kind="Markdown"; fi
+    echo "| $name | $(python3 -c "print(f'{max(0, $seconds - $base):.2f}')") | $(($(cat "$OUT/rss.txt") / 1024)) | $kind |"
+done

@@ -6,6 +6,7 @@ super-linear time, and upstream's other pathological inputs, each a function of 
   shapes.py body NAME BYTES              one body on stdout
   shapes.py dataset BYTES OUT.json [NAME...]  a fixture dataset (fixture-api --data): one board, a post per shape
   shapes.py random SEED BYTES            a random shape (the pieces of MarkdownBudgetPropertyTests)
+  shapes.py list-odd                     the big and odd posts (issue 25 point 2; their sizes are fixed, BYTES unused)
 """
 import json
 import random
@@ -70,6 +71,18 @@ SHAPES = {
     "strikethrough_runs": lambda n: rep("~a~~ *", n),
 }
 
+# Big and odd posts (BigOddPostTests at benchmark sizes): not super-linear, but far from ordinary. Sizes are fixed.
+MARKS = "\u0301\u0302\u0323" * 20000
+ODD = {
+    "body_of_3_mb": lambda n: ("가나다 라마바 사아자 차카타 파하 " * 60000)[:1100000] + "마지막줄표지",
+    "word_of_100002_characters": lambda n: "앞 " + "ab" * 50000 + "zq 뒤",
+    "table_of_3000_columns": lambda n: "|" + "|".join("c%d" % i for i in range(1, 3001)) + "|\n|" + "-|" * 3000 + "\n|"
+    + "|".join("c%d" % i for i in range(1, 3001)) + "|",
+    "list_of_30000_items": lambda n: "\n".join("- 항목%d" % i for i in range(1, 30001)),
+    "title_and_body_of_combining_marks": lambda n: MARKS,
+}
+TITLES = {"title_and_body_of_combining_marks": "x" + MARKS}
+
 PIECES = [
     "[", "]", "![", "](", "(", ")", "[a](b ", "<", ">", "> ", "- ", "1. ", "  ", "*", "**", "_", "__", "~~", "~", "`", "```",
     "<?", "<!", "<!--", "-->", "<![CDATA[", "]]>", "<a b='", "'>", "|", "|-|", "\n|a|b|\n|-|-|\n", "www.", "http://", "a@b.", ":",
@@ -94,8 +107,8 @@ def dataset(n, names):
     posts = []
     for index, name in enumerate(names):
         posts.append({
-            "postId": 1000 + index, "title": name, "boardId": 1, "boardDisplayName": "hostile",
-            "writer": {"displayName": "bench"}, "contents": SHAPES[name](n),
+            "postId": 1000 + index, "title": TITLES.get(name, name), "boardId": 1, "boardDisplayName": "hostile",
+            "writer": {"displayName": "bench"}, "contents": {**SHAPES, **ODD}[name](n),
             "createdDateTime": "2026-01-%02dT00:00:00Z" % (1 + index % 28), "viewCount": 0, "postType": "normal",
             "isNewPost": False, "hasInlineImage": False, "commentsCount": 0, "attachmentsCount": 0, "isAnonymous": False,
             "isOwner": False, "hasReply": False, "parentPostId": None})
@@ -106,6 +119,8 @@ if __name__ == "__main__":
     command = sys.argv[1] if len(sys.argv) > 1 else ""
     if command == "list":
         print("\n".join(SHAPES))
+    elif command == "list-odd":
+        print("\n".join(ODD))
     elif command == "body":
         sys.stdout.write(SHAPES[sys.argv[2]](int(sys.argv[3])))
     elif command == "dataset":
