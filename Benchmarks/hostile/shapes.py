@@ -69,6 +69,11 @@ SHAPES = {
     "nested_block_quotes": lambda n: rep("> ", n, tail="a"),
     "tables_cr_vt": lambda n: rep("aaa\rbbb\n-\v\n", n),
     "strikethrough_runs": lambda n: rep("~a~~ *", n),
+    # Upstream's other pathological tests, linear in 0.29.0.gfm.6 (measured: 0.01-0.17 s per MB in cmark-gfm alone).
+    "link_closers": lambda n: rep("a]", n),
+    "emph_multiple_of_3": lambda n: rep("c* ", n, head="a**b"),
+    "nested_indented_lists": lambda n: "".join("  " * (i % 500) + "* a\n" for i in range(max(1, n // 504))),
+    "many_references": lambda n: "".join("[%d]: u\n" % i for i in range(n // 28)) + rep("[0] ", n // 2),
 }
 
 # Big and odd posts (BigOddPostTests at benchmark sizes): not super-linear, but far from ordinary. Sizes are fixed.
