@@ -137,6 +137,10 @@ struct StoreSafetyCommandTests {
         #expect(Self.errorLines(refused).count == 1)
         #expect(try archive.boards().isEmpty && archive.crawledSources() == ["https://board.example.com/api/v2"])
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("real-site").path))
+        // The same when the variable names it (it beats boardarchive.yaml).
+        let byVariable = try await CommandRunner.run(["demo", "--out", "real-site"], environment: ["BOARDARCHIVE_STORE": real], in: folder)
+        #expect(byVariable.status == 73 && byVariable.stderr.contains("so demo left it untouched"), "stderr: \(byVariable.stderr)")
+        #expect(try archive.boards().isEmpty)
     }
 
     @Test func aSecondCrawlOfAStoreThatACrawlHoldsSaysWhoHoldsIt() async throws {
