@@ -22,7 +22,10 @@ enum HostileMarkdown {
         head + String(repeating: unit, count: max(1, (bytes - head.utf8.count - tail.utf8.count) / unit.utf8.count)) + tail
     }
 
-    /// The shapes measured super-linear in cmark-gfm 0.29.0.gfm.6, or over a second at 1 MB (`a@`: 3.7 s).
+    /// The shapes measured super-linear in cmark-gfm 0.29.0.gfm.6, or over a second at 1 MB (`a@`: 3.7 s). The corpus
+    /// tests (`HostileMarkdownTests`) render each at 1 MB and build each as a post; on the build path before the
+    /// pre-scan, each would reach cmark-gfm (the tests require a plain-text reason) and take from 0.86 s to over a
+    /// minute at 1 MB (docs/hostile-posts.md).
     static let superLinear: [Shape] = [
         Shape(name: "images around empty links (![[]() repeated)") { repeated("![[]()", $0) },
         Shape(name: "unclosed processing instructions (<? repeated)") { repeated("<?", $0, head: "a") },
