@@ -11,10 +11,14 @@ enum StorePassword {
         if let file = settings.string("store.password-file") {
             guard let data = FileManager.default.contents(atPath: file) else {
                 throw SettingsError(
-                    key: "store.password-file", origin: settings.origin(of: "store.password-file") ?? .defaultValue, reason: .unreadable)
+                    key: "store.password-file", origin: settings.origin(of: "store.password-file") ?? .defaultValue, reason: .unreadableFile)
             }
             let text = String(decoding: data, as: UTF8.self)
-            return PostgresPassword(String(text.trimmingCharacters(in: .newlines)))
+            guard let password = PostgresPassword(String(text.trimmingCharacters(in: .newlines))) else {
+                throw SettingsError(
+                    key: "store.password-file", origin: settings.origin(of: "store.password-file") ?? .defaultValue, reason: .emptyFile)
+            }
+            return password
         }
         if let variable = settings.string("store.password-env"), let value = environment[variable], let password = PostgresPassword(value) {
             return password
@@ -23,6 +27,12 @@ enum StorePassword {
             environment["PGPASSFILE"]
             ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".pgpass").path
         guard let data = FileManager.default.contents(atPath: passFile) else { return nil }
+        // As libpq: a password file others may read is ignored, with a warning.
+        if let mode = (try? FileManager.default.attributesOfItem(atPath: passFile))?[.posixPermissions] as? NSNumber, mode.intValue & 0o077 != 0 {
+            FileHandle.standardError.write(
+                Data("warning: password file \(passFile) can be read by group or others, so it was ignored; chmod 600 it.\n".utf8))
+            return nil
+        }
         return PostgresPassword.fromPassFile(String(decoding: data, as: UTF8.self), for: url)
     }
 }

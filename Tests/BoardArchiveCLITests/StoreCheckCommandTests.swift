@@ -13,6 +13,7 @@ struct StoreCheckCommandTests {
         let passFile = folder.appendingPathComponent("pgpass")
         let host = try #require(URLComponents(string: server.url))
         try "# test\n\(host.host ?? ""):\(host.port ?? 5432):*:archiver:\(server.password)\n".write(to: passFile, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: passFile.path)
         let empty = folder.appendingPathComponent("empty-pgpass").path
         let sources: [(String, [String], [String: String])] = [
             ("PGPASSWORD", [], ["PGPASSWORD": server.password, "PGPASSFILE": empty]),
@@ -29,6 +30,16 @@ struct StoreCheckCommandTests {
         }
         let none = try await CommandRunner.run(["store", "check", "--store", server.url], environment: ["PGPASSFILE": empty], in: folder)
         #expect(none.status == 77 && none.stderr.contains("the server asks for a password and none was given"), "\(none.stderr)")
+        // As libpq: a password file others may read is ignored, and says so.
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: passFile.path)
+        let open = try await CommandRunner.run(["store", "check", "--store", server.url], environment: ["PGPASSFILE": passFile.path], in: folder)
+        #expect(open.status == 77, "\(open.stderr)")
+        #expect(open.stderr.contains("warning: password file \(passFile.path) can be read by group or others, so it was ignored"), "\(open.stderr)")
+        // An empty password file is a configuration error, not a login without a password.
+        let emptyFile = folder.appendingPathComponent("empty-password").path
+        #expect(FileManager.default.createFile(atPath: emptyFile, contents: Data()))
+        let blank = try await CommandRunner.run(["store", "check", "--store", server.url, "--store-password-file", emptyFile], in: folder)
+        #expect(blank.status == 64 && blank.stderr.contains("names an empty file; put the password in it"), "\(blank.stderr)")
     }
 
     @Test func eachFailureHasItsExitCodeAndOneSentence() async throws {

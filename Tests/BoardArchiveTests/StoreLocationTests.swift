@@ -33,7 +33,16 @@ struct StoreLocationTests {
         ("PostgreSQL://db/archive", .invalidURL("it names no user (postgres://USER@HOST/DB)"), "PostgreSQL://db/archive"),
         ("mysql://u:p@q@h/db", .unknownScheme("mysql"), "mysql://u:***@h/db"),
         ("s3://bucket/archive.sqlite", .unknownScheme("s3"), "s3://bucket/archive.sqlite"),
-        ("file://otherhost/archive.sqlite", .unknownScheme("file"), "file://otherhost/archive.sqlite"),
+        (
+            "file://otherhost/archive.sqlite",
+            .invalidURL("a file:// URL names an absolute path, as file:///srv/archive.sqlite; here \"otherhost\" is read as a host"),
+            "file://otherhost/archive.sqlite"
+        ),
+        (
+            "file://archive.sqlite",
+            .invalidURL("a file:// URL names an absolute path, as file:///srv/archive.sqlite; here \"archive.sqlite\" is read as a host"),
+            "file://archive.sqlite"
+        ),
     ])
     func otherSchemesAreRefusedWithoutThePassword(text: String, reason: StoreError.Reason, shown: String) {
         #expect(throws: StoreError(location: shown, reason: reason)) { try StoreLocation(parsing: text) }

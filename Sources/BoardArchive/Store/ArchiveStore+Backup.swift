@@ -24,6 +24,11 @@ extension ArchiveStore {
     /// beside `destination`; the copy must pass `PRAGMA integrity_check` and hold the same schema version before it is
     /// renamed over `destination`, so a failed or interrupted backup never replaces a good one.
     public func backup(to destination: String) throws -> StoreBackup {
+        // Renaming the copy over the store itself would swap the live file under its open connections and WAL.
+        let target = URL(fileURLWithPath: destination).resolvingSymlinksInPath().standardizedFileURL.path
+        guard target != URL(fileURLWithPath: location).resolvingSymlinksInPath().standardizedFileURL.path else {
+            throw StoreError(location: location, reason: .invalidURL("the backup would replace the store itself; give --to another file"))
+        }
         let folder = URL(fileURLWithPath: destination).deletingLastPathComponent()
         let partial = folder.appendingPathComponent(".\(URL(fileURLWithPath: destination).lastPathComponent).partial-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: partial) }

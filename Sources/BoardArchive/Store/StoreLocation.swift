@@ -27,8 +27,14 @@ public enum StoreLocation: Sendable, Equatable {
         let shown = Self.withoutPassword(text)
         switch scheme {
         case "file":
-            guard let url = URL(string: text), url.isFileURL, !url.path.isEmpty, url.host.map({ $0.isEmpty || $0 == "localhost" }) ?? true else {
-                throw StoreError(location: shown, reason: .unknownScheme(scheme))
+            let url = URL(string: text)
+            if let host = url?.host, !host.isEmpty, host != "localhost" {
+                throw StoreError(
+                    location: shown,
+                    reason: .invalidURL("a file:// URL names an absolute path, as file:///srv/archive.sqlite; here \"\(host)\" is read as a host"))
+            }
+            guard let url, url.isFileURL, !url.path.isEmpty else {
+                throw StoreError(location: shown, reason: .invalidURL("a file:// URL names an absolute path, as file:///srv/archive.sqlite"))
             }
             self = .sqliteFile(path: url.path)
         case _ where Self.postgresSchemes.contains(scheme):

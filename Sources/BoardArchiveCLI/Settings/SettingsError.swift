@@ -35,6 +35,10 @@ struct SettingsError: Error, Equatable, LocalizedError {
         case notYAML(String)
         /// The file cannot be read.
         case unreadable
+        /// The file a setting names (a password file) cannot be read.
+        case unreadableFile
+        /// The file a setting names (a password file) is empty.
+        case emptyFile
         /// The file is the JSON `--config` of earlier versions.
         case legacyJSON
         /// A setting with no value anywhere that the command needs.
@@ -68,6 +72,10 @@ struct SettingsError: Error, Equatable, LocalizedError {
             return "\(name): not a YAML configuration file: \(problem)."
         case .unreadable:
             return "\(name) cannot be read; check the path given with --config or BOARDARCHIVE_CONFIG."
+        case .unreadableFile:
+            return "\(name) names a file that cannot be read; check the path and that this user may read it."
+        case .emptyFile:
+            return "\(name) names an empty file; put the password in it, on one line."
         case .legacyJSON:
             return "\(name) is a JSON build settings file, which boardarchive no longer reads; move its settings into boardarchive.yaml "
                 + "(out → build.out, templates → build.templates, timezone → build.timezone, lang → build.lang, keywords → build.keywords, "

@@ -32,13 +32,22 @@ public struct PostgresConnector: Sendable {
         var configuration = PostgresConnection.Configuration(
             host: url.host, port: url.port, username: url.user, password: password?.value, database: url.database, tls: try tls())
         configuration.options.connectTimeout = .seconds(Self.connectTimeout)
-        if url.tlsMode == .verifyFull { configuration.options.tlsServerName = url.host }
+        // The name checked against the certificate and sent as SNI: a host name only (SNI never carries an address).
+        if url.tlsMode == .verifyFull, !Self.isAddressLiteral(url.host) { configuration.options.tlsServerName = url.host }
         let eventLoop = MultiThreadedEventLoopGroup.singleton.any()
         do {
             return try PostgresConnection.connect(on: eventLoop, configuration: configuration, id: 1, logger: logger).wait()
         } catch {
             throw storeError(for: error)
         }
+    }
+
+    /// Whether `host` is an IPv4 or IPv6 address rather than a name.
+    static func isAddressLiteral(_ host: String) -> Bool {
+        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        var v4 = in_addr()
+        var v6 = in6_addr()
+        return inet_pton(AF_INET, bare, &v4) == 1 || inet_pton(AF_INET6, bare, &v6) == 1
     }
 
     /// The TLS mode and context for the URL's `sslmode` and `sslrootcert`.
