@@ -1,0 +1,63 @@
+import BoardArchive
+import FixtureAPI
+import Foundation
+import GRDB
+import Testing
+
+/// A build while a crawl commits pages publishes one committed state of the store, never a mix: the site it makes is
+/// the site a full build makes of the store as it was at one moment.
+@Suite("A build during a crawl", .serialized)
+struct BuildDuringCrawlTests {
+    /// Every file of a site, by path.
+    static func files(of site: String) throws -> [String: Data] {
+        var files: [String: Data] = [:]
+        for path in try FileManager.default.subpathsOfDirectory(atPath: site) {
+            var isFolder: ObjCBool = false
+            let full = site + "/" + path
+            guard FileManager.default.fileExists(atPath: full, isDirectory: &isFolder), !isFolder.boolValue else { continue }
+            files[path] = try Data(contentsOf: URL(fileURLWithPath: full))
+        }
+        return files
+    }
+
+    @Test func theSiteBuiltDuringACrawlIsAFullBuildOfOneCommittedState() async throws {
+        try await NightlyHarness.with(faults: FixtureFaults(latency: 150)) { nightly in
+            // A first crawl, slowed down: a page of five posts about every 150 ms, each page committed on its own.
+            let crawl = try nightly.start(["--page-size", "5", "--concurrency", "2", "--verify-fraction", "0"])
+            while await nightly.server.requestCount < 12 { try await Task.sleep(for: .milliseconds(10)) }
+            let during = nightly.folder.appendingPathComponent("during").path
+            let built = try await CommandRunner.run(["build", "--store", nightly.store, "--out", during] + NightlyHarness.clock)
+            #expect(built.status == 0, "stderr: \(built.stderr)")
+            let finished = await crawl.wait()
+            #expect(finished.status == 0, "stderr: \(finished.stderr)")
+            // The posts the build saw: its post pages.
+            let site = try Self.files(of: during)
+            let seen = Set(
+                site.keys.compactMap { path -> Int? in
+                    guard path.hasPrefix("posts/"), path.hasSuffix(".html") else { return nil }
+                    return Int(path.dropFirst(6).dropLast(5))
+                })
+            let all = try nightly.rows("SELECT postId FROM post").compactMap { Int($0[0]) }
+            #expect(!seen.isEmpty && seen.count < all.count, "the build ran in the middle of the crawl: \(seen.count) of \(all.count) posts")
+            // That committed state, rebuilt: the finished store without the posts committed after the snapshot (a first
+            // crawl only adds posts), built in full, gives the same site byte for byte.
+            let then = nightly.folder.appendingPathComponent("then.sqlite").path
+            try FileManager.default.copyItem(atPath: nightly.store, toPath: then)
+            let queue = try DatabaseQueue(path: then)
+            try await queue.write { db in
+                try db.execute(
+                    sql: "DELETE FROM post WHERE postId NOT IN (SELECT value FROM json_each(?))",
+                    arguments: [
+                        "[" + seen.map(String.init).joined(separator: ",") + "]"
+                    ])
+            }
+            try queue.close()
+            let rebuilt = nightly.folder.appendingPathComponent("rebuilt").path
+            let full = try await CommandRunner.run(["build", "--store", then, "--out", rebuilt] + NightlyHarness.clock)
+            #expect(full.status == 0, "stderr: \(full.stderr)")
+            let expected = try Self.files(of: rebuilt)
+            #expect(site.keys.sorted() == expected.keys.sorted())
+            for (path, data) in expected { #expect(site[path] == data, "\(path) differs from a full build of the state it was built from") }
+        }
+    }
+}
