@@ -4,13 +4,14 @@
 # the test user's passwords are separate and only files of mode 600 hold them (scram-sha-256, never on a command line).
 #   scripts/postgres-server.sh start ENVFILE   starts it and writes the variables the tests read into ENVFILE
 #   scripts/postgres-server.sh stop ENVFILE    stops it and removes its folder
+#   scripts/postgres-server.sh restart ENVFILE restarts it at once (-m immediate: connections dropped, as in a crash)
 # ENVFILE (sourced by test.sh) sets BOARDARCHIVE_TEST_POSTGRES_URL (postgres://archiver@127.0.0.1:PORT/archive_test),
 # BOARDARCHIVE_TEST_POSTGRES_PASSWORD_FILE, BOARDARCHIVE_TEST_POSTGRES_DATA and BOARDARCHIVE_TEST_POSTGRES_CTL (for the
 # tests that restart the server).
 set -euo pipefail
 command="${1:-}"
 envfile="${2:-}"
-if [ -z "$command" ] || [ -z "$envfile" ]; then echo "usage: scripts/postgres-server.sh start|stop ENVFILE" >&2; exit 64; fi
+if [ -z "$command" ] || [ -z "$envfile" ]; then echo "usage: scripts/postgres-server.sh start|stop|restart ENVFILE" >&2; exit 64; fi
 bin=$( (ls -d /usr/lib/postgresql/*/bin 2>/dev/null || true) | sort -V | tail -1)
 if [ -z "$bin" ]; then echo "PostgreSQL is not installed; run scripts/bootstrap.sh --postgres" >&2; exit 69; fi
 as_postgres() {
@@ -69,6 +70,12 @@ stop)
     if [ -n "${BOARDARCHIVE_TEST_POSTGRES_FOLDER:-}" ]; then rm -rf "$BOARDARCHIVE_TEST_POSTGRES_FOLDER"; fi
     rm -f "$envfile"
     ;;
+restart)
+    # shellcheck disable=SC1090
+    . "$envfile"
+    cd /
+    as_postgres "$BOARDARCHIVE_TEST_POSTGRES_CTL" -D "$BOARDARCHIVE_TEST_POSTGRES_DATA" -m immediate -w restart >/dev/null
+    ;;
 *)
-    echo "usage: scripts/postgres-server.sh start|stop ENVFILE" >&2; exit 64 ;;
+    echo "usage: scripts/postgres-server.sh start|stop|restart ENVFILE" >&2; exit 64 ;;
 esac

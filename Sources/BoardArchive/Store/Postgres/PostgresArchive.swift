@@ -114,7 +114,8 @@ public final class PostgresArchive: Sendable {
     /// Runs `sql` with `binds` and decodes every row with `decode`.
     func rows<T>(_ sql: String, _ binds: PostgresBindings = PostgresBindings(), _ decode: (PostgresRow) throws -> T) throws -> [T] {
         do {
-            let result = try connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger).wait()
+            let result = try connection.answer(
+                to: connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger), location: url.description)
             return try result.rows.map(decode)
         } catch let error as PSQLError {
             throw StoreError(location: url.description, reason: .query(Self.plainReason(error)))

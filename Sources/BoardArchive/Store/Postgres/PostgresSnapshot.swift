@@ -34,7 +34,7 @@ public final class PostgresSnapshot: ArchiveSnapshot {
     /// Runs `sql` with `binds` and reads every row with `read`; the server's errors become ``StoreError``.
     func query<T>(_ sql: String, _ binds: PostgresBindings = PostgresBindings(), _ read: (PostgresRandomAccessRow) throws -> T) throws -> [T] {
         do {
-            let result = try connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger).wait()
+            let result = try connection.answer(to: connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger), location: location)
             return try result.rows.map { try read($0.makeRandomAccess()) }
         } catch let error as PSQLError {
             throw StoreError(location: location, reason: .query(PostgresArchive.plainReason(error)))
