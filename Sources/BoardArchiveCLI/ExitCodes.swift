@@ -56,7 +56,7 @@ enum ExitCodes {
             }
         case let error as StoreError:
             switch error.reason {
-            case .unknownScheme, .unsupportedBackend, .invalidURL: return usage
+            case .unknownScheme, .unsupportedBackend, .invalidURL, .backupOverStore: return usage
             case .unreachable, .tlsFailed: return unavailable
             case .authenticationFailed: return unauthorized
             default: return cannotCreate

@@ -28,7 +28,8 @@ enum StorePassword {
             ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".pgpass").path
         guard let data = FileManager.default.contents(atPath: passFile) else { return nil }
         // As libpq: a password file others may read is ignored, with a warning.
-        if let mode = (try? FileManager.default.attributesOfItem(atPath: passFile))?[.posixPermissions] as? NSNumber, mode.intValue & 0o077 != 0 {
+        let target = URL(fileURLWithPath: passFile).resolvingSymlinksInPath().path
+        if let mode = (try? FileManager.default.attributesOfItem(atPath: target))?[.posixPermissions] as? NSNumber, mode.intValue & 0o077 != 0 {
             FileHandle.standardError.write(
                 Data("warning: password file \(passFile) can be read by group or others, so it was ignored; chmod 600 it.\n".utf8))
             return nil

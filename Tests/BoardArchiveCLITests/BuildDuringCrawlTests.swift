@@ -21,8 +21,8 @@ struct BuildDuringCrawlTests {
     }
 
     @Test func theSiteBuiltDuringACrawlIsAFullBuildOfOneCommittedState() async throws {
-        try await NightlyHarness.with(faults: FixtureFaults(latency: 150)) { nightly in
-            // A first crawl, slowed down: a page of five posts about every 150 ms, each page committed on its own.
+        try await NightlyHarness.with(faults: FixtureFaults(latency: 300)) { nightly in
+            // A first crawl, slowed down: a page of five posts about every 300 ms, each page committed on its own.
             let crawl = try nightly.start(["--page-size", "5", "--concurrency", "2", "--verify-fraction", "0"])
             while await nightly.server.requestCount < 12 { try await Task.sleep(for: .milliseconds(10)) }
             let during = nightly.folder.appendingPathComponent("during").path
@@ -39,6 +39,15 @@ struct BuildDuringCrawlTests {
                 })
             let all = try nightly.rows("SELECT postId FROM post").compactMap { Int($0[0]) }
             #expect(!seen.isEmpty && seen.count < all.count, "the build ran in the middle of the crawl: \(seen.count) of \(all.count) posts")
+            // A committed state of a first crawl is a prefix of its page commits (each page and its checkpoint in one
+            // transaction): the posts the build saw are exactly the posts of the first so many pages, never a mix.
+            var committed = Set<Int>()
+            var states: [Set<Int>] = [committed]
+            for row in try nightly.rows("SELECT postIds FROM page_checkpoint ORDER BY rowid") {
+                committed.formUnion(row[0].split(separator: ",").compactMap { Int($0) })
+                states.append(committed)
+            }
+            #expect(states.contains(seen), "the posts the build saw are not the posts of any prefix of the crawl's commits")
             // That committed state, rebuilt: the finished store without the posts committed after the snapshot (a first
             // crawl only adds posts), built in full, gives the same site byte for byte.
             let then = nightly.folder.appendingPathComponent("then.sqlite").path

@@ -87,7 +87,7 @@ struct PostgresFaultTests {
         let failed = await build.wait()
         #expect(failed.status == 73, "stderr: \(failed.stderr)")
         let errors = failed.stderr.split(separator: "\n").filter { $0.hasPrefix("error:") }
-        #expect(errors.count == 1 && errors[0].contains(url), "\(failed.stderr)")
+        #expect(errors.count == 1 && errors[0].contains(url) && errors[0].contains("cannot be reached"), "\(failed.stderr)")
         #expect(!failed.stderr.contains(password.trimmingCharacters(in: .newlines)))
         #expect(try StoreCopyCommandTests.files(of: site) == before, "the previous site is left as it was")
         // The server is back: the same build now succeeds.

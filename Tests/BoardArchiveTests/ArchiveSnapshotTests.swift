@@ -7,12 +7,19 @@ import Testing
 /// its key streams, read a page at a time, give exactly the listing orders.
 @Suite("Archive snapshots")
 struct ArchiveSnapshotTests {
-    /// 2,600 posts over two boards (more than two pages of keys each), many sharing a second, a tenth of them notices.
+    /// 2,600 posts over two boards (more than one page of keys each), a tenth of them notices, in groups of 40 sharing a
+    /// second (about 20 per board), so that the pages of every listing end inside a tie (checked below); ids do not
+    /// follow time.
     static let posts: [Post] = (1...2_600).map { id in
         var post = SiteFixture.post(id, board: id % 2 + 1, at: "2024-05-01T00:00:00Z", type: id % 10 == 0 ? .notice : .normal)
-        // Ties: runs of 7 posts share a creation second, and ids do not follow time.
-        post.createdDateTime = SiteFixture.date("2024-05-01T00:00:00Z").addingTimeInterval(TimeInterval(((id * 37) % 2_600) / 7 * 60))
+        post.createdDateTime = SiteFixture.date("2024-05-01T00:00:00Z").addingTimeInterval(TimeInterval(((id * 37) % 2_600) / 40 * 60))
         return post
+    }
+
+    /// Whether the keys at `index` and `index + 1` of `ids` share their creation time: a page boundary inside a tie.
+    static func tie(at index: Int, in ids: [Int]) -> Bool {
+        let byId = Dictionary(uniqueKeysWithValues: posts.map { ($0.postId, $0.createdDateTime) })
+        return byId[ids[index]] == byId[ids[index + 1]]
     }
 
     static func drain(_ stream: KeyStream) throws -> [Int] {
@@ -42,6 +49,7 @@ struct ArchiveSnapshotTests {
             let expected = Self.posts.filter { $0.boardId == board }.sorted(by: boardOrder).map(\.postId)
             #expect(expected.count == 1_300)
             #expect(try Self.drain(snapshot.listingKeys(ofBoard: board)) == expected, "board \(board)")
+            #expect(Self.tie(at: KeyStream.pageSize - 1, in: expected), "board \(board): its first page ends inside a tie")
         }
         let chronological = Self.posts.sorted { a, b in
             let notice = (a.postType == .notice, b.postType == .notice)
@@ -50,6 +58,9 @@ struct ArchiveSnapshotTests {
             return a.postId < b.postId
         }
         #expect(try Self.drain(snapshot.keysChronologically()) == chronological.map(\.postId))
+        #expect(
+            Self.tie(at: KeyStream.pageSize - 1, in: chronological.map(\.postId))
+                && Self.tie(at: 2 * KeyStream.pageSize - 1, in: chronological.map(\.postId)))
         var states: [Int] = []
         let stream = snapshot.postStates()
         while let state = try stream.next() { states.append(state.postId) }
@@ -82,5 +93,35 @@ struct ArchiveSnapshotTests {
         let notices = Self.posts.count { $0.boardId == 1 && $0.postType == .notice }
         #expect(relisted.count == 1_301 && relisted.firstIndex(of: 9_001) == notices, "the newest post, after the board's \(notices) notices")
         #expect(try later.boards().count == SiteFixture.boards.count + 1)
+    }
+
+    @Test func aPostgreSQLSnapshotReadsWhatTheSQLiteSnapshotReads() throws {
+        guard let server = PostgresTestServer.current() else { return }
+        let store = try Self.fileStore()
+        try server.withFreshDatabase { connector in
+            let archive = try PostgresArchive.open(connector, creating: true)
+            defer { archive.close() }
+            _ = try ArchiveCopy.run(from: .sqlite(store), to: .postgres(archive), resume: false)
+            let (lite, pg) = (try store.snapshot(), try archive.snapshot(pseudonyms: nil))
+            for board in [1, 2, 3] { #expect(try Self.drain(pg.listingKeys(ofBoard: board)) == Self.drain(lite.listingKeys(ofBoard: board))) }
+            #expect(try Self.drain(pg.keysChronologically()) == Self.drain(lite.keysChronologically()))
+            let ids = Array(stride(from: 1, through: 2_600, by: 7)) + [9_999]
+            #expect(try pg.keys(ids: ids) == lite.keys(ids: ids))
+            #expect(try pg.replyKeys(toPostIds: ids) == lite.replyKeys(toPostIds: ids))
+            #expect(try pg.listedPosts(ids: ids) == lite.listedPosts(ids: ids))
+            #expect(try pg.postsWithBodies(ids: ids) == lite.postsWithBodies(ids: ids))
+            #expect(try pg.boards() == lite.boards())
+            #expect(try pg.postCountsByBoard() == lite.postCountsByBoard())
+            #expect(try pg.listingCounts(ofBoard: 1) == lite.listingCounts(ofBoard: 1))
+            let (a, b) = (pg.postStates(), lite.postStates())
+            var count = 0
+            while let state = try a.next() {
+                let other = try b.next()
+                #expect(state == other)
+                count += 1
+            }
+            let rest = try b.next()
+            #expect(count == 2_600 && rest == nil)
+        }
     }
 }

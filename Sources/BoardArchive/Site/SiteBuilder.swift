@@ -136,10 +136,15 @@ public struct SiteBuilder: Sendable {
             }
             timer.lap("feeds and sitemap")
             flusher.stop()
+            // Read before publishing: once the site is swapped in, a store that fails must not fail the build.
+            let redacted: Int
+            do { redacted = pagesUnchanged ? try store.removedPostCount() : summaries.reduce(0) { $0 + $1.removedCount } } catch {
+                throw BuildError(phase: .store, underlying: error)
+            }
             var report = try publisher.publish(output)
             report.boardsRead = summaries.count
             report.searchBlocksPatched = searchReport.blocksPatched
-            report.redacted = pagesUnchanged ? try store.removedPostCount() : summaries.reduce(0) { $0 + $1.removedCount }
+            report.redacted = redacted
             timer.lap("publish")
             logger.info(
                 "Built site",

@@ -27,7 +27,7 @@ extension ArchiveStore {
         // Renaming the copy over the store itself would swap the live file under its open connections and WAL.
         let target = URL(fileURLWithPath: destination).resolvingSymlinksInPath().standardizedFileURL.path
         guard target != URL(fileURLWithPath: location).resolvingSymlinksInPath().standardizedFileURL.path else {
-            throw StoreError(location: location, reason: .invalidURL("the backup would replace the store itself; give --to another file"))
+            throw StoreError(location: location, reason: .backupOverStore)
         }
         let folder = URL(fileURLWithPath: destination).deletingLastPathComponent()
         let partial = folder.appendingPathComponent(".\(URL(fileURLWithPath: destination).lastPathComponent).partial-\(UUID().uuidString)").path

@@ -30,6 +30,8 @@ public struct StoreError: Error, Equatable, Sendable, LocalizedError {
         case databaseMissing(String)
         /// TLS was asked for and could not be had: why.
         case tlsFailed(String)
+        /// `store backup --to` names the store itself.
+        case backupOverStore
         /// `store copy` found rows in the target (these tables) and was not told to resume.
         case copyTargetNotEmpty(tables: [String])
         /// `store copy` compared the stores and found a difference: where.
@@ -78,6 +80,8 @@ public struct StoreError: Error, Equatable, Sendable, LocalizedError {
             return
                 "The archive store \(location) is being crawled by \(holder); wait for that crawl to finish (or stop it), then run "
                 + "this one again."
+        case .backupOverStore:
+            return "The backup of \(location) would replace the store itself, so nothing was written; give --to another file."
         case .copyTargetNotEmpty(let tables):
             return
                 "The store \(location) already holds rows (\(tables.joined(separator: ", "))), so nothing was copied into it; copy into an empty "

@@ -96,7 +96,10 @@ public enum ArchiveCopy {
                     guard index < found.count else { throw mismatch(target, "\(table.name) (\(key)) is missing") }
                     if found[index] != row {
                         let keyFound = table.keyPositions.map { found[index][$0].description }.joined(separator: ", ")
-                        guard key == keyFound else { throw mismatch(target, "\(table.name) (\(key)) is missing") }
+                        guard key == keyFound else {
+                            // Both sides are in key order: the smaller of the two keys is the row the other store lacks.
+                            throw mismatch(target, "\(table.name) (\(key)) is missing, or (\(keyFound)) is not in the source")
+                        }
                         let column = zip(table.columns, zip(row, found[index])).first { $1.0 != $1.1 }?.0 ?? "?"
                         throw mismatch(target, "\(table.name) (\(key)) differs in \(column)")
                     }

@@ -2,7 +2,7 @@ import Foundation
 
 /// A table of the archive store as `store copy` moves it: its columns and its key, the same on SQLite and PostgreSQL.
 ///
-/// The list is checked against both schemas (`StoreCopyTests`): a column a migration adds must be added here, or the
+/// The list is checked against both schemas (`StoreCopyTableTests`): a column a migration adds must be added here, or the
 /// test fails before a copy could leave it behind.
 struct ArchiveTable: Sendable, Equatable {
     var name: String

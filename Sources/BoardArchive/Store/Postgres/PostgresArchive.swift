@@ -118,7 +118,7 @@ public final class PostgresArchive: Sendable {
                 to: connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger), location: url.description)
             return try result.rows.map(decode)
         } catch let error as PSQLError {
-            throw StoreError(location: url.description, reason: .query(Self.plainReason(error)))
+            throw Self.storeError(error, location: url.description)
         }
     }
 
@@ -137,5 +137,15 @@ public final class PostgresArchive: Sendable {
     /// The server's message for a failed statement, or the error's code.
     static func plainReason(_ error: PSQLError) -> String {
         error.serverInfo?[.message] ?? "\(error.code)"
+    }
+
+    /// `error` as a ``StoreError``: a connection the server closed or lost (its shutdown, a crash, the network) is
+    /// `unreachable`, so it exits 69 like a server that cannot be reached; anything else is a failed `query`.
+    static func storeError(_ error: PSQLError, location: String) -> StoreError {
+        let lost: Set<PSQLError.Code> = [.serverClosedConnection, .uncleanShutdown, .connectionError]
+        // 57P01 admin_shutdown, 57P02 crash_shutdown, 57P03 cannot_connect_now.
+        let shutdown = ["57P01", "57P02", "57P03"].contains(error.serverInfo?[.sqlState] ?? "")
+        guard lost.contains(error.code) || shutdown else { return StoreError(location: location, reason: .query(plainReason(error))) }
+        return StoreError(location: location, reason: .unreachable("the server closed the connection: \(plainReason(error))"))
     }
 }

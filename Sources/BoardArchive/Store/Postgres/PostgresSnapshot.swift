@@ -37,7 +37,7 @@ public final class PostgresSnapshot: ArchiveSnapshot {
             let result = try connection.answer(to: connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger), location: location)
             return try result.rows.map { try read($0.makeRandomAccess()) }
         } catch let error as PSQLError {
-            throw StoreError(location: location, reason: .query(PostgresArchive.plainReason(error)))
+            throw PostgresArchive.storeError(error, location: location)
         } catch let error as PostgresDecodingError {
             throw StoreError(location: location, reason: .query("column \(error.columnName) holds a value of an unexpected type"))
         }
