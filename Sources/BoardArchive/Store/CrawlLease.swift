@@ -23,8 +23,11 @@ public final class CrawlLease: Sendable {
     /// A lease that locks nothing (in-memory stores).
     static let none = CrawlLease(descriptor: -1)
 
-    /// The lock file of the store at `path`.
-    static func lockPath(forStoreAt path: String) -> String { path + ".crawl-lock" }
+    /// The lock file of the store at `path`, beside the store's real file: the same store reached through a symlink,
+    /// a relative path or `..` takes the same lock.
+    static func lockPath(forStoreAt path: String) -> String {
+        URL(fileURLWithPath: path).resolvingSymlinksInPath().standardizedFileURL.path + ".crawl-lock"
+    }
 
     /// Takes the lock of the store at `path`, or throws `crawlInProgress` naming its holder.
     static func acquire(forStoreAt path: String, at date: Date) throws -> CrawlLease {
