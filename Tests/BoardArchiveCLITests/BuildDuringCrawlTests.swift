@@ -8,18 +8,6 @@ import Testing
 /// the site a full build makes of the store as it was at one moment.
 @Suite("A build during a crawl", .serialized)
 struct BuildDuringCrawlTests {
-    /// Every file of a site, by path.
-    static func files(of site: String) throws -> [String: Data] {
-        var files: [String: Data] = [:]
-        for path in try FileManager.default.subpathsOfDirectory(atPath: site) {
-            var isFolder: ObjCBool = false
-            let full = site + "/" + path
-            guard FileManager.default.fileExists(atPath: full, isDirectory: &isFolder), !isFolder.boolValue else { continue }
-            files[path] = try Data(contentsOf: URL(fileURLWithPath: full))
-        }
-        return files
-    }
-
     @Test func theSiteBuiltDuringACrawlIsAFullBuildOfOneCommittedState() async throws {
         try await NightlyHarness.with(faults: FixtureFaults(latency: 300)) { nightly in
             // A first crawl, slowed down: a page of five posts about every 300 ms, each page committed on its own.
@@ -31,7 +19,7 @@ struct BuildDuringCrawlTests {
             let finished = await crawl.wait()
             #expect(finished.status == 0, "stderr: \(finished.stderr)")
             // The posts the build saw: its post pages.
-            let site = try Self.files(of: during)
+            let site = try CommandRunner.files(under: URL(fileURLWithPath: during))
             let seen = Set(
                 site.keys.compactMap { path -> Int? in
                     guard path.hasPrefix("posts/"), path.hasSuffix(".html") else { return nil }
@@ -64,7 +52,7 @@ struct BuildDuringCrawlTests {
             let rebuilt = nightly.folder.appendingPathComponent("rebuilt").path
             let full = try await CommandRunner.run(["build", "--store", then, "--out", rebuilt] + NightlyHarness.clock)
             #expect(full.status == 0, "stderr: \(full.stderr)")
-            let expected = try Self.files(of: rebuilt)
+            let expected = try CommandRunner.files(under: URL(fileURLWithPath: rebuilt))
             #expect(site.keys.sorted() == expected.keys.sorted())
             for (path, data) in expected { #expect(site[path] == data, "\(path) differs from a full build of the state it was built from") }
         }

@@ -20,23 +20,10 @@ struct BuildSafetyCommandTests {
         return (folder, site, store)
     }
 
-    /// Every file under `folder` with its bytes.
-    static func snapshot(_ folder: URL) throws -> [String: Data] {
-        var files: [String: Data] = [:]
-        for path in try FileManager.default.subpathsOfDirectory(atPath: folder.path) {
-            var isDirectory: ObjCBool = false
-            let full = folder.appendingPathComponent(path).path
-            if FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory), !isDirectory.boolValue {
-                files[path] = FileManager.default.contents(atPath: full)
-            }
-        }
-        return files
-    }
-
     @Test func anEmptyOrSchemaLessStoreIsRefusedAndNeitherTheSiteNorTheStoreIsTouched() async throws {
         let (folder, site, _) = try await Self.demo()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let before = try Self.snapshot(site)
+        let before = try CommandRunner.files(under: site)
         #expect(before.keys.contains { $0.hasPrefix("posts/") })
         let bad = folder.appendingPathComponent("bad", isDirectory: true)
         try FileManager.default.createDirectory(at: bad, withIntermediateDirectories: true)
@@ -44,13 +31,13 @@ struct BuildSafetyCommandTests {
         try await DatabaseQueue(path: other).write { db in try db.execute(sql: "CREATE TABLE notes (text TEXT)") }
         try Data().write(to: bad.appendingPathComponent("empty.sqlite"))
         try Data("not a database at all\n".utf8).write(to: bad.appendingPathComponent("text.sqlite"))
-        let badFiles = try Self.snapshot(bad)
+        let badFiles = try CommandRunner.files(under: bad)
         for name in ["empty.sqlite", "other.sqlite", "text.sqlite"] {
             let result = try await CommandRunner.run(["build", "--store", bad.appendingPathComponent(name).path, "--out", site.path])
             #expect(result.status == 73, "\(name): \(result.stderr)")
             #expect(result.stderr.contains("is empty or is not a boardarchive store"), "\(name): \(result.stderr)")
-            #expect(try Self.snapshot(site) == before, "\(name): the site changed")
-            #expect(try Self.snapshot(bad) == badFiles, "\(name): build wrote to the store or beside it")
+            #expect(try CommandRunner.files(under: site) == before, "\(name): the site changed")
+            #expect(try CommandRunner.files(under: bad) == badFiles, "\(name): build wrote to the store or beside it")
         }
     }
 
@@ -78,7 +65,7 @@ struct BuildSafetyCommandTests {
     @Test func aBuildThatWouldRemoveMoreThanHalfThePostsIsRefusedUnlessAllowed() async throws {
         let (folder, site, store) = try await Self.demo()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let before = try Self.snapshot(site)
+        let before = try CommandRunner.files(under: site)
         let pages = before.keys.filter { $0.hasPrefix("posts/") && $0.hasSuffix(".html") }.count
         #expect(pages == 212)
         // A copy of the site: keeping exactly half of its posts is allowed.
@@ -89,14 +76,14 @@ struct BuildSafetyCommandTests {
         try archive.deletePosts(ids: Array(ids.prefix(106)))
         let half = try await CommandRunner.run(["build", "--store", store, "--out", copy.path])
         #expect(half.status == 0, "stderr: \(half.stderr)")
-        #expect(try Self.snapshot(copy).keys.filter { $0.hasPrefix("posts/") }.count == 106)
+        #expect(try CommandRunner.files(under: copy).keys.filter { $0.hasPrefix("posts/") }.count == 106)
         // One post fewer than half is refused, and the site stays as it was.
         try archive.deletePosts(ids: [ids[106]])
         let refused = try await CommandRunner.run(["build", "--store", store, "--out", site.path])
         #expect(refused.status == 73)
         #expect(refused.stderr.contains("has 212 post pages but this store would publish only 105"), "\(refused.stderr)")
         #expect(refused.stderr.contains("--allow-shrink"))
-        #expect(try Self.snapshot(site) == before)
+        #expect(try CommandRunner.files(under: site) == before)
         // The pages are counted in the site's manifest; a site without one has them counted in its folder.
         let bare = folder.appendingPathComponent("bare")
         try FileManager.default.copyItem(at: site, to: bare)
@@ -106,13 +93,13 @@ struct BuildSafetyCommandTests {
         #expect(refusedBare.stderr.contains("has 212 post pages but this store would publish only 105"), "\(refusedBare.stderr)")
         let allowed = try await CommandRunner.run(["build", "--store", store, "--out", site.path, "--allow-shrink"])
         #expect(allowed.status == 0, "stderr: \(allowed.stderr)")
-        #expect(try Self.snapshot(site).keys.filter { $0.hasPrefix("posts/") }.count == 105)
+        #expect(try CommandRunner.files(under: site).keys.filter { $0.hasPrefix("posts/") }.count == 105)
     }
 
     @Test func templatesThatIncludeEachOtherInALoopExit73NamingTheChain() async throws {
         let (folder, site, store) = try await Self.demo()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let before = try Self.snapshot(site)
+        let before = try CommandRunner.files(under: site)
         let templates = folder.appendingPathComponent("templates")
         let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         try FileManager.default.copyItem(at: repository.appendingPathComponent("templates"), to: templates)
@@ -122,6 +109,6 @@ struct BuildSafetyCommandTests {
         #expect(result.status == 73, "stderr: \(result.stderr)")
         #expect(result.stderr.contains("partials/badges.mustache:"), "\(result.stderr)")
         #expect(result.stderr.contains(" → partials/post-row.mustache:2 → partials/badges.mustache"), "\(result.stderr)")
-        #expect(try Self.snapshot(site) == before)
+        #expect(try CommandRunner.files(under: site) == before)
     }
 }

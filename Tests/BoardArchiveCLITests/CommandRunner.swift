@@ -15,6 +15,19 @@ enum CommandRunner {
         return url
     }
 
+    /// Every file under `folder` (a built site, a store's folder) with its bytes, by relative path.
+    static func files(under folder: URL) throws -> [String: Data] {
+        var files: [String: Data] = [:]
+        for path in try FileManager.default.subpathsOfDirectory(atPath: folder.path) {
+            var isDirectory: ObjCBool = false
+            let full = folder.appendingPathComponent(path).path
+            if FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory), !isDirectory.boolValue {
+                files[path] = FileManager.default.contents(atPath: full)
+            }
+        }
+        return files
+    }
+
     /// The `boardarchive` binary built next to the test bundle.
     static var executable: URL {
         let bundle = Bundle.main.bundleURL

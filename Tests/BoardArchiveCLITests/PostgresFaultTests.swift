@@ -72,7 +72,7 @@ struct PostgresFaultTests {
         let clock = ["--now", "2026-01-15T12:00:00Z", "--timezone", "Asia/Seoul", "--top-keywords", "0"]
         let first = try await CommandRunner.run(["build", "--store", url, "--out", site] + clock, environment: environment)
         #expect(first.status == 0, "stderr: \(first.stderr)")
-        let before = try StoreCopyCommandTests.files(of: site)
+        let before = try CommandRunner.files(under: URL(fileURLWithPath: site))
         // Every page is made again in English; the server restarts (connections dropped) while that build reads.
         let build = try RunningCommand(["build", "--store", url, "--out", site, "--lang", "en"] + clock, environment: environment)
         try await Task.sleep(for: .milliseconds(1_500))
@@ -89,7 +89,7 @@ struct PostgresFaultTests {
         let errors = failed.stderr.split(separator: "\n").filter { $0.hasPrefix("error:") }
         #expect(errors.count == 1 && errors[0].contains(url) && errors[0].contains("cannot be reached"), "\(failed.stderr)")
         #expect(!failed.stderr.contains(password.trimmingCharacters(in: .newlines)))
-        #expect(try StoreCopyCommandTests.files(of: site) == before, "the previous site is left as it was")
+        #expect(try CommandRunner.files(under: URL(fileURLWithPath: site)) == before, "the previous site is left as it was")
         // The server is back: the same build now succeeds.
         let again = try await CommandRunner.run(["build", "--store", url, "--out", site, "--lang", "en"] + clock, environment: environment)
         #expect(again.status == 0, "stderr: \(again.stderr)")

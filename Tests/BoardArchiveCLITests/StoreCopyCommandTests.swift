@@ -5,18 +5,6 @@ import Testing
 /// archive gives the same site byte for byte from either store.
 @Suite("store copy and builds from PostgreSQL end to end", .serialized)
 struct StoreCopyCommandTests {
-    /// Every file of a built site, by path.
-    static func files(of site: String) throws -> [String: Data] {
-        var files: [String: Data] = [:]
-        for path in try FileManager.default.subpathsOfDirectory(atPath: site) {
-            var isFolder: ObjCBool = false
-            let full = site + "/" + path
-            guard FileManager.default.fileExists(atPath: full, isDirectory: &isFolder), !isFolder.boolValue else { continue }
-            files[path] = try Data(contentsOf: URL(fileURLWithPath: full))
-        }
-        return files
-    }
-
     @Test func anArchiveCopiedToPostgreSQLAndBackBuildsTheSameSiteByteForByte() async throws {
         guard let server = PostgresCLIServer.server() else { return }
         let environment = ["PGPASSWORD": server.password, "PGPASSFILE": "/dev/null"]
@@ -32,7 +20,7 @@ struct StoreCopyCommandTests {
             let fromSQLite = nightly.folder.appendingPathComponent("from-sqlite").path
             let built = try await CommandRunner.run(["build", "--store", nightly.store, "--out", fromSQLite] + clock)
             #expect(built.status == 0, "stderr: \(built.stderr)")
-            let expected = try Self.files(of: fromSQLite)
+            let expected = try CommandRunner.files(under: URL(fileURLWithPath: fromSQLite))
             #expect(expected.count > 200)
             try await PostgresCLIServer.withFreshDatabase { url in
                 let copied = try await CommandRunner.run(["store", "copy", "--from", nightly.store, "--to", url], environment: environment)
@@ -42,7 +30,7 @@ struct StoreCopyCommandTests {
                 let fromPostgres = nightly.folder.appendingPathComponent("from-postgres").path
                 let pgBuild = try await CommandRunner.run(["build", "--store", url, "--out", fromPostgres] + clock, environment: environment)
                 #expect(pgBuild.status == 0, "stderr: \(pgBuild.stderr)")
-                let fromPG = try Self.files(of: fromPostgres)
+                let fromPG = try CommandRunner.files(under: URL(fileURLWithPath: fromPostgres))
                 #expect(fromPG.keys.sorted() == expected.keys.sorted())
                 for (path, data) in expected { #expect(fromPG[path] == data, "\(path) differs when built from PostgreSQL") }
                 // A second copy into the same database is refused with nothing written; --resume goes on and checks.
@@ -58,7 +46,7 @@ struct StoreCopyCommandTests {
                 let fromBack = nightly.folder.appendingPathComponent("from-back").path
                 let backBuild = try await CommandRunner.run(["build", "--store", back, "--out", fromBack] + clock)
                 #expect(backBuild.status == 0, "stderr: \(backBuild.stderr)")
-                #expect(try Self.files(of: fromBack) == expected, "the site built from the copy brought back")
+                #expect(try CommandRunner.files(under: URL(fileURLWithPath: fromBack)) == expected, "the site built from the copy brought back")
                 // A row changed behind the copy's back is found by the comparison.
                 let database = String(url.split(separator: "/").last ?? "")
                 _ = try PostgresCLIServer.psql(server, "UPDATE post SET title = 'changed' WHERE postId = 1590005", database: database)

@@ -180,14 +180,7 @@ struct StoreSafetyCommandTests {
                 let site = nightly.folder.appendingPathComponent(out).path
                 let built = try await CommandRunner.run(["build", "--store", store, "--out", site] + NightlyHarness.clock)
                 #expect(built.status == 0, "stderr: \(built.stderr)")
-                var files: [String: Data] = [:]
-                for path in try FileManager.default.subpathsOfDirectory(atPath: site) {
-                    var folder: ObjCBool = false
-                    if FileManager.default.fileExists(atPath: site + "/" + path, isDirectory: &folder), !folder.boolValue {
-                        files[path] = try Data(contentsOf: URL(fileURLWithPath: site + "/" + path))
-                    }
-                }
-                sites.append(files)
+                sites.append(try CommandRunner.files(under: URL(fileURLWithPath: site)))
             }
             #expect(sites[0].count > 200 && sites[0] == sites[1])
             let missing = try await CommandRunner.run([

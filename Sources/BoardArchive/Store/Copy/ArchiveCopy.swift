@@ -88,30 +88,30 @@ public enum ArchiveCopy {
             var after: [StoredValue]?
             var count = 0
             let board = table.name == "post" ? table.columns.firstIndex(of: "boardId") : nil
+            let positions = table.keyPositions
+            // A row's key as messages show it; made only for a difference, never for the rows that match.
+            func key(_ row: [StoredValue]) -> String { positions.map { row[$0].description }.joined(separator: ", ") }
             while true {
                 let expected = try source.rows(of: table, after: after, limit: pageSize)
                 let found = try target.rows(of: table, after: after, limit: pageSize)
                 for (index, row) in expected.enumerated() {
-                    let key = table.keyPositions.map { row[$0].description }.joined(separator: ", ")
-                    guard index < found.count else { throw mismatch(target, "\(table.name) (\(key)) is missing") }
+                    guard index < found.count else { throw mismatch(target, "\(table.name) (\(key(row))) is missing") }
                     if found[index] != row {
-                        let keyFound = table.keyPositions.map { found[index][$0].description }.joined(separator: ", ")
-                        guard key == keyFound else {
+                        guard key(row) == key(found[index]) else {
                             // Both sides are in key order: the smaller of the two keys is the row the other store lacks.
-                            throw mismatch(target, "\(table.name) (\(key)) is missing, or (\(keyFound)) is not in the source")
+                            throw mismatch(target, "\(table.name) (\(key(row))) is missing, or (\(key(found[index]))) is not in the source")
                         }
                         let column = zip(table.columns, zip(row, found[index])).first { $1.0 != $1.1 }?.0 ?? "?"
-                        throw mismatch(target, "\(table.name) (\(key)) differs in \(column)")
+                        throw mismatch(target, "\(table.name) (\(key(row))) differs in \(column)")
                     }
                     if let board, case .integer(let id) = row[board] { report.postsByBoard[id, default: 0] += 1 }
                 }
                 if found.count > expected.count {
-                    let extra = table.keyPositions.map { found[expected.count][$0].description }.joined(separator: ", ")
-                    throw mismatch(target, "\(table.name) (\(extra)) is not in the source")
+                    throw mismatch(target, "\(table.name) (\(key(found[expected.count]))) is not in the source")
                 }
                 count += expected.count
                 guard expected.count == pageSize, let last = expected.last else { break }
-                after = table.keyPositions.map { last[$0] }
+                after = positions.map { last[$0] }
             }
             report.verified[table.name] = count
         }

@@ -113,13 +113,7 @@ public final class PostgresArchive: Sendable {
 
     /// Runs `sql` with `binds` and decodes every row with `decode`.
     func rows<T>(_ sql: String, _ binds: PostgresBindings = PostgresBindings(), _ decode: (PostgresRow) throws -> T) throws -> [T] {
-        do {
-            let result = try connection.answer(
-                to: connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger), location: url.description)
-            return try result.rows.map(decode)
-        } catch let error as PSQLError {
-            throw Self.storeError(error, location: url.description)
-        }
+        try connection.rows(sql, binds, location: url.description, logger: logger, decode)
     }
 
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.

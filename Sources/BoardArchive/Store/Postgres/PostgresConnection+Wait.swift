@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import NIOCore
 import PostgresNIO
 import Synchronization
@@ -25,5 +26,21 @@ extension PostgresConnection {
             throw StoreError(location: location, reason: .unreachable("the connection to the server was lost"))
         }
         return try result.get()
+    }
+
+    /// Runs `sql` with `binds` and reads every row with `read`, for a store at `location`: the one place a statement
+    /// runs, so every failure becomes the same ``StoreError`` (a lost connection `unreachable`, a value of an
+    /// unexpected type or a refused statement `query`).
+    func rows<T>(
+        _ sql: String, _ binds: PostgresBindings, location: String, logger: Logger, _ read: (PostgresRow) throws -> T
+    ) throws -> [T] {
+        do {
+            let result = try answer(to: query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger), location: location)
+            return try result.rows.map(read)
+        } catch let error as PSQLError {
+            throw PostgresArchive.storeError(error, location: location)
+        } catch let error as PostgresDecodingError {
+            throw StoreError(location: location, reason: .query("column \(error.columnName) holds a value of an unexpected type"))
+        }
     }
 }

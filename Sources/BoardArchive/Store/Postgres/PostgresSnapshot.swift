@@ -33,14 +33,7 @@ public final class PostgresSnapshot: ArchiveSnapshot {
 
     /// Runs `sql` with `binds` and reads every row with `read`; the server's errors become ``StoreError``.
     func query<T>(_ sql: String, _ binds: PostgresBindings = PostgresBindings(), _ read: (PostgresRandomAccessRow) throws -> T) throws -> [T] {
-        do {
-            let result = try connection.answer(to: connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger), location: location)
-            return try result.rows.map { try read($0.makeRandomAccess()) }
-        } catch let error as PSQLError {
-            throw PostgresArchive.storeError(error, location: location)
-        } catch let error as PostgresDecodingError {
-            throw StoreError(location: location, reason: .query("column \(error.columnName) holds a value of an unexpected type"))
-        }
+        try connection.rows(sql, binds, location: location, logger: logger) { try read($0.makeRandomAccess()) }
     }
 
     /// Binds in order.
