@@ -62,7 +62,7 @@ struct CrawlCommand: AsyncParsableCommand {
     /// Runs a crawl with the real HTTP transport, shutting it down on every path, with `SIGINT`/`SIGTERM` trapped
     /// while it runs; a crawl stopped by one prints how to resume and throws its exit code (130 or 143).
     static func crawl(
-        _ configuration: CrawlConfiguration, store: ArchiveStore, logger: Logging.Logger, output: CommandOutput = CommandOutput()
+        _ configuration: CrawlConfiguration, store: any ArchiveDatabase, logger: Logging.Logger, output: CommandOutput = CommandOutput()
     ) async throws -> CrawlReport {
         let transport = AsyncHTTPTransport(readTimeout: configuration.retryPolicy.requestTimeout)
         let trap = SignalTrap()

@@ -92,17 +92,31 @@ struct CrawlOptions: ParsableArguments {
 
 /// Where the archive store lives.
 struct StoreOptions: ParsableArguments {
-    @Option(help: "The archive store (SQLite file). Default: archive.sqlite (store).")
+    @Option(help: "The archive store: a SQLite file, or postgres://USER@HOST:PORT/DB. Default: archive.sqlite (store).")
     var store: String?
 
     /// The settings given as flags, by key.
     var flagSettings: [String: RawSetting] { store.map { ["store": .scalar($0)] } ?? [:] }
 
-    /// Opens the store the settings name for crawling or changing it: created when missing only if `creating` and
-    /// `store.create` allow it (`redact` never creates a store).
-    static func open(_ settings: Settings, creating: Bool = true) throws -> ArchiveStore {
-        let location = try StoreLocation(parsing: try settings.required("store"))
-        return try ArchiveStore(path: try location.sqlitePath(), creating: creating && (settings.bool("store.create") ?? true))
+    /// Opens the store the settings name for crawling or changing it, SQLite or PostgreSQL: created when missing only if
+    /// `creating` and `store.create` allow it (`redact` never creates a store). A PostgreSQL store opened for a crawl
+    /// (`reconnecting`) rides out a server restart of up to a minute (see ``PostgresArchive/reconnecting(_:)``).
+    static func open(_ settings: Settings, creating: Bool = true, reconnecting: Bool = true) throws -> any ArchiveDatabase & ArchiveSource {
+        let create = creating && (settings.bool("store.create") ?? true)
+        switch try StoreLocation(parsing: try settings.required("store")) {
+        case .sqliteFile(let path):
+            return try ArchiveStore(path: path, creating: create)
+        case .postgres(let url):
+            let password = try StorePassword.resolve(for: url, settings: settings, environment: ProcessInfo.processInfo.environment)
+            return try PostgresArchive.open(
+                PostgresConnector(url: url, password: password), creating: create, reconnectWindow: reconnecting ? .seconds(60) : .zero)
+        }
+    }
+
+    /// Opens the SQLite store the settings name, for what only a SQLite file has (`store backup`); a PostgreSQL store
+    /// is refused with ``StoreError/Reason/unsupportedBackend(_:)``.
+    static func openSQLite(_ settings: Settings) throws -> ArchiveStore {
+        try ArchiveStore(path: try StoreLocation(parsing: try settings.required("store")).sqlitePath(), creating: false)
     }
 }
 

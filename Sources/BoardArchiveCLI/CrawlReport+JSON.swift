@@ -16,6 +16,7 @@ extension CrawlReport {
                 "boardId": board.boardId, "mode": board.mode.rawValue, "reason": board.reason, "requests": board.requests,
                 "total": board.total, "new": board.new, "changed": board.changed, "gone": board.gone, "resumedDone": board.resumedDone,
             ]
+            if let holder = board.skippedBecause { entry["skippedBecause"] = holder }
             if let part = board.verified { entry["verified"] = ["fromOldest": part.lowerBound, "toOldest": part.upperBound] }
             return entry
         }
@@ -23,7 +24,7 @@ extension CrawlReport {
             "event": "crawl summary", "boards": boards, "boardsByMode": byMode, "requests": requests, "retries": retries,
             "posts": ["total": posts, "new": new, "changed": changed, "gone": gone],
             "verifiedShare": (verifiedShare * 1_000).rounded() / 1_000, "durationSeconds": (seconds * 1_000).rounded() / 1_000,
-            "resumed": resumed, "perBoard": perBoard,
+            "resumed": resumed, "perBoard": perBoard, "skippedBoards": skippedBoards,
             "mismatches": mismatches.map { ["boardId": $0.boardId, "expected": $0.expected, "found": $0.found] },
         ]
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()

@@ -78,7 +78,7 @@ struct DemoCommand: AsyncParsableCommand {
 
     /// The store the settings name, refused when it already holds an archive crawled from anything but a demo (a
     /// loopback address): the demo's boards would mark a real archive's boards gone.
-    static func demoStore(_ settings: Settings) throws -> ArchiveStore {
+    static func demoStore(_ settings: Settings) throws -> any ArchiveDatabase & ArchiveSource {
         let archive = try StoreOptions.open(settings)
         if let source = try archive.crawledSources().first(where: { !isLoopback($0) }) {
             throw StoreError(location: archive.location, reason: .notADemoArchive(source: source))

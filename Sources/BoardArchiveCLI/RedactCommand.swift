@@ -20,7 +20,8 @@ struct RedactCommand: AsyncParsableCommand {
     func run() async throws {
         do {
             // The store comes from --store, BOARDARCHIVE_STORE or the configuration file, like every command's.
-            let archive = try StoreOptions.open(try config.resolve(store.flagSettings, password.flagSettings), creating: false)
+            let archive = try StoreOptions.open(
+                try config.resolve(store.flagSettings, password.flagSettings), creating: false, reconnecting: false)
             if options.list {
                 print(Self.table(try archive.redactions()))
             } else if let number = options.undo {

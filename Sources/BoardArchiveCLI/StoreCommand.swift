@@ -26,7 +26,7 @@ struct StoreBackupCommand: AsyncParsableCommand {
 
     func run() async throws {
         do {
-            let archive = try StoreOptions.open(try config.resolve(store.flagSettings, password.flagSettings), creating: false)
+            let archive = try StoreOptions.openSQLite(try config.resolve(store.flagSettings, password.flagSettings))
             let backup = try archive.backup(to: to)
             print("Backed up \(archive.location) to \(backup.path): \(backup.posts) posts, \(backup.bytes) bytes, integrity_check ok.")
         } catch {

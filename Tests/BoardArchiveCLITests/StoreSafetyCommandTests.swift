@@ -88,16 +88,19 @@ struct StoreSafetyCommandTests {
         #expect(variable.status == 64 && variable.stderr.contains("BOARDARCHIVE_STORE must be"), "stderr: \(variable.stderr)")
     }
 
-    @Test func aPostgresStoreIsRefusedByTheCommandsThatCannotUseItYet() async throws {
+    @Test func aPostgresURLIsNeverTakenForAPathAndStoreBackupSendsItToPgDump() async throws {
         let folder = try CommandRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = "postgres://archiver@127.0.0.1:1/archive"
-        for command in [["crawl", "--api", "http://127.0.0.1:9/api"], ["redact", "--list"], ["store", "backup", "--to", "b.sqlite"]] {
+        // Crawl and redact work on PostgreSQL: a server that is not there is exit 69, one sentence.
+        for command in [["crawl", "--api", "http://127.0.0.1:9/api"], ["redact", "--list"]] {
             let result = try await CommandRunner.run(command + ["--store", store], environment: ["BOARD_API_TOKEN": "token"], in: folder)
-            #expect(result.status == 64, "\(command): \(result.stderr)")
-            let message = "names a PostgreSQL database (postgres://), which this boardarchive can check, copy and build from"
-            #expect(result.stderr.contains(message), "\(result.stderr)")
+            #expect(result.status == 69, "\(command): \(result.stderr)")
+            #expect(result.stderr.contains("The PostgreSQL server of the store \(store) cannot be reached"), "\(result.stderr)")
         }
+        let backup = try await CommandRunner.run(["store", "backup", "--to", "b.sqlite", "--store", store], in: folder)
+        #expect(backup.status == 64, "\(backup.stderr)")
+        #expect(backup.stderr.contains("store backup copies SQLite files only; back it up with pg_dump"), "\(backup.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty, "a folder or file was created for the URL")
     }
 

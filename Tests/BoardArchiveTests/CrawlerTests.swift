@@ -76,7 +76,7 @@ struct CrawlerTests {
     }()
 
     func crawl(
-        _ api: MemoryAPI, store: ArchiveStore, pageSize: Int = 30, full: Bool = false, logs: CapturedLogs = CapturedLogs()
+        _ api: MemoryAPI, store: any ArchiveDatabase, pageSize: Int = 30, full: Bool = false, logs: CapturedLogs = CapturedLogs()
     ) async throws -> CrawlReport {
         let configuration = CrawlConfiguration(
             api: Self.base, token: try #require(APIToken(testToken)), pageSize: pageSize, retryPolicy: fastRetries, readsEverything: full)
@@ -93,11 +93,13 @@ struct CrawlerTests {
         #expect(Crawler.isLastPage(offset: offset, count: count, total: total) == isLast)
     }
 
-    @Test(arguments: [0, 1, 29, 30, 31, 60, 61, 125])
-    func everyPostIsStoredOnceWhateverTheCount(count: Int) async throws {
+    @Test(arguments: StoreBackend.allCases, [0, 1, 29, 30, 31, 60, 61, 125])
+    func everyPostIsStoredOnceWhateverTheCount(backend: StoreBackend, count: Int) async throws {
         let posts = (1...max(count, 1)).prefix(count).map { makePost(1_000 + $0) }
         let api = MemoryAPI(boards: [Board(boardId: 1, displayName: "b", orderNo: 1)], posts: [1: posts])
-        let store = try ArchiveStore.inMemory()
+        let storeStore = try TestStore(backend)
+        defer { storeStore.remove() }
+        let store = storeStore.database
         let report = try await crawl(api, store: store)
         #expect(try store.postCount(inBoard: 1) == count)
         #expect(report.posts == count)
@@ -108,32 +110,41 @@ struct CrawlerTests {
         #expect(api.requests.withLock { $0.count } == 1 + pages + (pages > 1 ? 1 : 0))
     }
 
-    @Test func aServerThatCapsLimitIsPagedToTheEnd() async throws {
+    @Test(arguments: StoreBackend.allCases)
+    func aServerThatCapsLimitIsPagedToTheEnd(backend: StoreBackend) async throws {
         let posts = (1...95).map { makePost($0) }
         let api = MemoryAPI(boards: [Board(boardId: 1, displayName: "b", orderNo: 1)], posts: [1: posts], cap: 20)
-        let store = try ArchiveStore.inMemory()
+        let storeStore = try TestStore(backend)
+        defer { storeStore.remove() }
+        let store = storeStore.database
         _ = try await crawl(api, store: store)
         #expect(try store.postCount(inBoard: 1) == 95)
         #expect(api.requests.withLock { $0.count } == 1 + 5 + 1)
     }
 
-    @Test func fiveHundredsAreRetriedUntilTheyClear() async throws {
+    @Test(arguments: StoreBackend.allCases)
+    func fiveHundredsAreRetriedUntilTheyClear(backend: StoreBackend) async throws {
         let api = MemoryAPI(boards: [Board(boardId: 1, displayName: "b", orderNo: 1)], posts: [1: (1...40).map { makePost($0) }]) { number, _ in
             number <= 3 ? HTTPResponse(status: 503) : nil
         }
-        let store = try ArchiveStore.inMemory()
+        let storeStore = try TestStore(backend)
+        defer { storeStore.remove() }
+        let store = storeStore.database
         let report = try await crawl(api, store: store)
         #expect(report.retries == 3)
         #expect(try store.postCount() == 40)
     }
 
-    @Test func persistentFailureStopsWithTheRequestAndAttemptsNamed() async throws {
+    @Test(arguments: StoreBackend.allCases)
+    func persistentFailureStopsWithTheRequestAndAttemptsNamed(backend: StoreBackend) async throws {
+        let testStore = try TestStore(backend)
+        defer { testStore.remove() }
         let api = MemoryAPI(boards: [Board(boardId: 7, displayName: "b", orderNo: 1)], posts: [7: (1...40).map { makePost($0, board: 7) }]) {
             _, url in
             url.query?.contains("offset=29") == true ? HTTPResponse(status: 503) : nil
         }
         await #expect {
-            _ = try await crawl(api, store: try ArchiveStore.inMemory())
+            _ = try await crawl(api, store: testStore.database)
         } throws: { error in
             guard let error = error as? CrawlError, case .unexpectedStatus(503, let attempts, _) = error.reason else { return false }
             return attempts == fastRetries.maxAttempts && error.request == "GET /boards/7/posts?offset=29&limit=30"
@@ -141,10 +152,13 @@ struct CrawlerTests {
         }
     }
 
-    @Test func unauthorizedStopsAtOnce() async throws {
+    @Test(arguments: StoreBackend.allCases)
+    func unauthorizedStopsAtOnce(backend: StoreBackend) async throws {
+        let testStore = try TestStore(backend)
+        defer { testStore.remove() }
         let api = MemoryAPI(boards: [Board(boardId: 1, displayName: "b", orderNo: 1)], posts: [1: []]) { _, _ in HTTPResponse(status: 401) }
         await #expect {
-            _ = try await crawl(api, store: try ArchiveStore.inMemory())
+            _ = try await crawl(api, store: testStore.database)
         } throws: { error in
             (error as? CrawlError)?.reason == .unauthorized
         }
@@ -177,13 +191,16 @@ struct CrawlerTests {
         #expect(policy.retryAfter("soon", now: Date()) == nil)
     }
 
-    @Test func aKilledCrawlResumesFromItsCheckpoints() async throws {
+    @Test(arguments: StoreBackend.allCases)
+    func aKilledCrawlResumesFromItsCheckpoints(backend: StoreBackend) async throws {
         let posts = (1...100).map { makePost($0) }
         let failing = Mutex(true)
         let api = MemoryAPI(boards: [Board(boardId: 1, displayName: "b", orderNo: 1)], posts: [1: posts]) { _, url in
             failing.withLock { $0 } && url.query?.contains("offset=58") == true ? HTTPResponse(status: 400) : nil
         }
-        let store = try ArchiveStore.inMemory()
+        let storeStore = try TestStore(backend)
+        defer { storeStore.remove() }
+        let store = storeStore.database
         await #expect(throws: CrawlError.self) { _ = try await crawl(api, store: store) }
         #expect(try store.postCount() == 59)  // pages at offsets 0 and 29; the one at 58 failed (it has "offset=5")
         #expect(try store.lastRunStatus() == "failed")
@@ -195,13 +212,17 @@ struct CrawlerTests {
         #expect(api.requests.withLock { $0.first { $0.contains("/posts") } } == "/api/v2/boards/1/posts?offset=58&limit=30")
 
         // Simulate a kill: a run left "running" with checkpoints for the first two pages.
-        let killed = try ArchiveStore.inMemory()
+        let killedStore = try TestStore(backend)
+        defer { killedStore.remove() }
+        let killed = killedStore.database
         let (run, _) = try killed.beginRun(api: Self.base.absoluteString, pageSize: 30, at: Date())
         for offset in [0, 29] {
             _ = try killed.recordPage(
                 posts[offset..<offset + 30].map(RawItem.init), board: 1, pass: 1, offset: offset, count: 30, lastPostId: posts[offset + 29].postId,
                 total: 100, pageHash: "", run: run, pageIDs: posts[offset..<offset + 30].map(\.postId), at: Date())
         }
+        // The kill ends the process, and with it the run's lock (PostgreSQL drops a session's advisory locks).
+        try killed.unlock(.run(run))
         api.requests.withLock { $0 = [] }
         let resumed = try await crawl(api, store: killed)
         #expect(resumed.resumed)
@@ -213,10 +234,13 @@ struct CrawlerTests {
             ])
     }
 
-    @Test func aRunKilledDuringReverificationRestartsThatPassAndMarksNothingWrongly() async throws {
+    @Test(arguments: StoreBackend.allCases)
+    func aRunKilledDuringReverificationRestartsThatPassAndMarksNothingWrongly(backend: StoreBackend) async throws {
         let posts = (1...70).map { makePost($0) }
         let api = MemoryAPI(boards: [Board(boardId: 1, displayName: "b", orderNo: 1)], posts: [1: posts])
-        let store = try ArchiveStore.inMemory()
+        let storeStore = try TestStore(backend)
+        defer { storeStore.remove() }
+        let store = storeStore.database
         // An earlier complete crawl archived all 70 posts.
         _ = try await crawl(api, store: store)
         // A later run was killed in pass 2, after its page at offset 29.
@@ -224,6 +248,7 @@ struct CrawlerTests {
         _ = try store.recordPage(
             posts[29..<59].map(RawItem.init), board: 1, pass: 2, offset: 29, count: 30, lastPostId: 59, total: 70, pageHash: "", run: run,
             at: Date())
+        try store.unlock(.run(run))
         let report = try await crawl(api, store: store)
         #expect(report.resumed)
         #expect(report.gone == 0)
@@ -231,8 +256,9 @@ struct CrawlerTests {
         #expect(report.posts == 70)
     }
 
-    @Test(arguments: [(2, 2), (1, 3)])
-    func driftThatKeepsTheTotalIsStillCaught(insert: Int, delete: Int) async throws {
+    @Test(arguments: StoreBackend.allCases, [(2, 2), (1, 3)])
+    func driftThatKeepsTheTotalIsStillCaught(backend: StoreBackend, change: (insert: Int, delete: Int)) async throws {
+        let (insert, delete) = change
         let posts = (1...100).map { makePost(1_000 - $0, created: "2026-11-01T09:00:00Z") }
         let drifted = Mutex(false)
         let apiBox = Mutex<MemoryAPI?>(nil)
@@ -252,24 +278,29 @@ struct CrawlerTests {
             return nil
         }
         apiBox.withLock { $0 = api }
-        let store = try ArchiveStore.inMemory()
+        let storeStore = try TestStore(backend)
+        defer { storeStore.remove() }
+        let store = storeStore.database
         let report = try await crawl(api, store: store)
         let final = Set(api.posts.withLock { $0[1] ?? [] }.map(\.postId))
         #expect(report.reverifiedBoards == [1])
         #expect(report.posts == final.count)
         #expect(report.gone == delete)
         var live: Set<Int> = []
-        for id in Set(posts.map(\.postId)).union(final) where try store.history(ofPost: id)?.goneSince == nil && store.post(id: id) != nil {
+        for id in Set(posts.map(\.postId)).union(final) where try store.history(ofPost: id).map({ $0.goneSince == nil }) == true {
             live.insert(id)
         }
         #expect(live == final)
     }
 
-    @Test func aBoardThatNeverSettlesIsReportedAndNothingIsMarkedGone() async throws {
+    @Test(arguments: StoreBackend.allCases)
+    func aBoardThatNeverSettlesIsReportedAndNothingIsMarkedGone(backend: StoreBackend) async throws {
         // A server that ignores offset past 30 (always the first page): the pass never agrees with total.
         let posts = (1...50).map { makePost($0) }
         let api = MemoryAPI(boards: [Board(boardId: 1, displayName: "b", orderNo: 1)], posts: [1: posts])
-        let store = try ArchiveStore.inMemory()
+        let storeStore = try TestStore(backend)
+        defer { storeStore.remove() }
+        let store = storeStore.database
         _ = try await crawl(api, store: store)
         let broken = MemoryAPI(boards: [Board(boardId: 1, displayName: "b", orderNo: 1)], posts: [1: posts]) { _, url in
             guard url.path.hasSuffix("/posts"), url.query?.contains("offset=0") == false else { return nil }
@@ -282,11 +313,14 @@ struct CrawlerTests {
         #expect(try store.gonePostCount() == 0)
     }
 
-    @Test func aListedBoardThatAnswers404IsMarkedGoneAndTheOthersAreCrawled() async throws {
+    @Test(arguments: StoreBackend.allCases)
+    func aListedBoardThatAnswers404IsMarkedGoneAndTheOthersAreCrawled(backend: StoreBackend) async throws {
         let api = MemoryAPI(
             boards: [Board(boardId: 1, displayName: "a", orderNo: 1), Board(boardId: 2, displayName: "b", orderNo: 2)],
             posts: [1: (11...13).map { makePost($0, board: 1) }, 2: (1...5).map { makePost($0, board: 2) }])
-        let store = try ArchiveStore.inMemory()
+        let storeStore = try TestStore(backend)
+        defer { storeStore.remove() }
+        let store = storeStore.database
         _ = try await crawl(api, store: store)
         api.posts.withLock { $0[1] = nil }  // board 1 is still listed but answers 404 now
         let report = try await crawl(api, store: store)
@@ -298,12 +332,15 @@ struct CrawlerTests {
         for id in 1...5 { #expect(try store.history(ofPost: id)?.goneSince == nil) }
     }
 
-    @Test func anHTMLBodyIsADataErrorNotARetry() async throws {
+    @Test(arguments: StoreBackend.allCases)
+    func anHTMLBodyIsADataErrorNotARetry(backend: StoreBackend) async throws {
+        let testStore = try TestStore(backend)
+        defer { testStore.remove() }
         let api = MemoryAPI(boards: [Board(boardId: 1, displayName: "b", orderNo: 1)], posts: [1: []]) { _, _ in
             HTTPResponse(status: 200, body: Data("<html><body>Gateway login</body></html>".utf8))
         }
         await #expect {
-            _ = try await crawl(api, store: try ArchiveStore.inMemory())
+            _ = try await crawl(api, store: testStore.database)
         } throws: { error in
             guard let error = error as? CrawlError, case .undecodableBody(let detail) = error.reason else { return false }
             return detail.contains("not JSON") && detail.contains("<html>")
@@ -311,12 +348,15 @@ struct CrawlerTests {
         #expect(api.requests.withLock { $0.count } == 1)
     }
 
-    @Test func unknownPostTypesAreLogged() async throws {
+    @Test(arguments: StoreBackend.allCases)
+    func unknownPostTypesAreLogged(backend: StoreBackend) async throws {
+        let testStore = try TestStore(backend)
+        defer { testStore.remove() }
         var odd = makePost(3)
         odd.unknownPostType = "poll"
         let logs = CapturedLogs()
         let api = MemoryAPI(boards: [Board(boardId: 1, displayName: "b", orderNo: 1)], posts: [1: [makePost(1), odd]])
-        _ = try await crawl(api, store: try ArchiveStore.inMemory(), logs: logs)
+        _ = try await crawl(api, store: testStore.database, logs: logs)
         #expect(logs.all.contains { $0.contains("Unknown postType") && $0.contains("poll") && $0.contains("\"post\": 3") })
     }
 
@@ -338,9 +378,12 @@ struct CrawlerTests {
         #expect(policy.retryAfter("-5", now: now) == nil)
     }
 
-    @Test func postsGoneUpstreamAreMarkedNotDeleted() async throws {
+    @Test(arguments: StoreBackend.allCases)
+    func postsGoneUpstreamAreMarkedNotDeleted(backend: StoreBackend) async throws {
         let api = MemoryAPI(boards: [Board(boardId: 1, displayName: "b", orderNo: 1)], posts: [1: (1...10).map { makePost($0) }])
-        let store = try ArchiveStore.inMemory()
+        let storeStore = try TestStore(backend)
+        defer { storeStore.remove() }
+        let store = storeStore.database
         _ = try await crawl(api, store: store)
         api.posts.withLock { $0[1]?.removeAll { $0.postId == 4 } }
         let report = try await crawl(api, store: store)
@@ -350,9 +393,12 @@ struct CrawlerTests {
         #expect(try store.history(ofPost: 5)?.goneSince == nil)
     }
 
-    @Test func aChangedPostIsCountedAsChanged() async throws {
+    @Test(arguments: StoreBackend.allCases)
+    func aChangedPostIsCountedAsChanged(backend: StoreBackend) async throws {
         let api = MemoryAPI(boards: [Board(boardId: 1, displayName: "b", orderNo: 1)], posts: [1: (1...10).map { makePost($0) }])
-        let store = try ArchiveStore.inMemory()
+        let storeStore = try TestStore(backend)
+        defer { storeStore.remove() }
+        let store = storeStore.database
         _ = try await crawl(api, store: store)
         api.posts.withLock { $0[1]?[2].viewCount = 99 }
         let report = try await crawl(api, store: store)
@@ -361,12 +407,15 @@ struct CrawlerTests {
         #expect(report.unchanged == 9)
     }
 
-    @Test func theTokenNeverReachesLogsOrErrors() async throws {
+    @Test(arguments: StoreBackend.allCases)
+    func theTokenNeverReachesLogsOrErrors(backend: StoreBackend) async throws {
+        let testStore = try TestStore(backend)
+        defer { testStore.remove() }
         let logs = CapturedLogs()
         let api = MemoryAPI(boards: [Board(boardId: 1, displayName: "b", orderNo: 1)], posts: [1: (1...40).map { makePost($0) }]) { number, _ in
             number % 2 == 0 ? HTTPResponse(status: 503) : nil
         }
-        _ = try await crawl(api, store: try ArchiveStore.inMemory(), logs: logs)
+        _ = try await crawl(api, store: testStore.database, logs: logs)
         #expect(!logs.all.isEmpty)
         #expect(logs.all.allSatisfy { !$0.contains("SECRET-TEST-TOKEN") })
         let token = try #require(APIToken(testToken))

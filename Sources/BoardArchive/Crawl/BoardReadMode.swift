@@ -27,10 +27,12 @@ public struct BoardCrawlSummary: Sendable, Equatable {
     public var gone: Int
     /// The board finished in an earlier, interrupted attempt of this run and was not read again.
     public var resumedDone: Bool
+    /// Who crawled the board instead (another crawl of the same archive held it), when it was skipped.
+    public var skippedBecause: String?
 
     public init(
         boardId: Int, mode: BoardReadMode, reason: String = "", requests: Int = 0, verified: Range<Int>? = nil, total: Int = 0,
-        new: Int = 0, changed: Int = 0, gone: Int = 0, resumedDone: Bool = false
+        new: Int = 0, changed: Int = 0, gone: Int = 0, resumedDone: Bool = false, skippedBecause: String? = nil
     ) {
         self.boardId = boardId
         self.mode = mode
@@ -42,12 +44,14 @@ public struct BoardCrawlSummary: Sendable, Equatable {
         self.changed = changed
         self.gone = gone
         self.resumedDone = resumedDone
+        self.skippedBecause = skippedBecause
     }
 
     /// One line for people, e.g. `board 3: incremental (2 new posts at the top), 1 request; rota re-read posts 0–20 of
     /// 137 from the oldest; 2 new, 0 changed, 0 gone`.
     public var line: String {
         if resumedDone { return "board \(boardId): finished before the interruption, not read again" }
+        if let skippedBecause { return "board \(boardId): skipped, another crawl of this archive is crawling it (\(skippedBecause))" }
         let label: String
         switch mode {
         case .incremental: label = "incremental"

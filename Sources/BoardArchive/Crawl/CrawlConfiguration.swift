@@ -67,10 +67,12 @@ public struct CrawlReport: Sendable, Equatable {
     public var boardSummaries: [BoardCrawlSummary] = []
     /// Posts re-read this run that the store already held (the incremental pages, the rota and full passes).
     public var verifiedPosts = 0
+    /// Boards another crawl of the same archive held, so this one left them to it.
+    public var skippedBoards: [Int] = []
 
     /// How many boards were read in each mode.
     public var boardsByMode: [BoardReadMode: Int] {
-        Dictionary(grouping: boardSummaries.filter { !$0.resumedDone }, by: \.mode).mapValues(\.count)
+        Dictionary(grouping: boardSummaries.filter { !$0.resumedDone && $0.skippedBecause == nil }, by: \.mode).mapValues(\.count)
     }
 
     /// The share of the archive's posts re-read this run, 0…1.
@@ -85,6 +87,11 @@ public struct CrawlReport: Sendable, Equatable {
             "\(boards) boards, \(posts) posts (\(new) new, \(changed) changed, \(gone) gone), \(requests) requests, \(retries) retries, "
             + String(format: "%.1f s", seconds)
         if resumed { line += ", resumed an interrupted run" }
+        if !skippedBoards.isEmpty {
+            line +=
+                "; skipped board\(skippedBoards.count == 1 ? "" : "s") \(skippedBoards.map(String.init).joined(separator: ", ")), "
+                + "which another crawl of this archive was crawling"
+        }
         for mismatch in mismatches {
             line += "; board \(mismatch.boardId) still lists \(mismatch.expected) posts but \(mismatch.found) were found"
         }

@@ -15,7 +15,7 @@ import Logging
 public struct Crawler: Sendable {
     let configuration: CrawlConfiguration
     let client: BoardAPIClient
-    let store: ArchiveStore
+    let store: any ArchiveDatabase
     let logger: Logger
     let now: @Sendable () -> Date
     /// Told of each ``CrawlEvent`` as it happens (the command line's test hook stops the process at a named one).
@@ -27,7 +27,7 @@ public struct Crawler: Sendable {
     ///   - observe: Told of each ``CrawlEvent``; does nothing by default.
     ///   - progress: Counts boards, pages, posts, requests and retries as they happen, for the caller's display.
     public init(
-        configuration: CrawlConfiguration, transport: any HTTPTransport, store: ArchiveStore, logger: Logger,
+        configuration: CrawlConfiguration, transport: any HTTPTransport, store: any ArchiveDatabase, logger: Logger,
         now: @escaping @Sendable () -> Date = { Date() }, stop: CrawlStop = CrawlStop(),
         observe: @escaping @Sendable (CrawlEvent) -> Void = { _ in }, progress: ProgressMeter = ProgressMeter()
     ) {
@@ -40,7 +40,7 @@ public struct Crawler: Sendable {
     }
 
     init(
-        configuration: CrawlConfiguration, client: BoardAPIClient, store: ArchiveStore, logger: Logger, now: @escaping @Sendable () -> Date,
+        configuration: CrawlConfiguration, client: BoardAPIClient, store: any ArchiveDatabase, logger: Logger, now: @escaping @Sendable () -> Date,
         observe: @escaping @Sendable (CrawlEvent) -> Void = { _ in }
     ) {
         self.configuration = configuration
@@ -77,6 +77,7 @@ public struct Crawler: Sendable {
                 if let mismatch = outcome.mismatch { report.mismatches.append(mismatch) }
                 report.verifiedPosts += outcome.verified
                 if let summary = outcome.summary { report.boardSummaries.append(summary) }
+                if outcome.summary?.skippedBecause != nil { report.skippedBoards.append(outcome.boardId) }
             }
         } catch {
             let status = (error as? CrawlError)?.reason == .interrupted ? "interrupted" : "failed"
@@ -137,9 +138,28 @@ public struct Crawler: Sendable {
         }
     }
 
-    /// One board: an incremental read from the newest end (or a full pass with `--full`), then pass after pass until a
-    /// pass is consistent with the board's `total`, or the passes run out.
+    /// One board, unless another crawl of the same archive holds it (``ArchiveLock/board(_:)``: two crawls never
+    /// interleave one board's pages): then it is skipped here, with a warning naming the holder, and left to that crawl.
     func crawlBoard(_ boardId: Int, run: Int64) async throws -> BoardOutcome {
+        if let holder = try store.tryLock(.board(boardId)) {
+            logger.warning("Board skipped: another crawl of this archive is crawling it", metadata: ["board": "\(boardId)", "holder": "\(holder)"])
+            var outcome = BoardOutcome(boardId: boardId)
+            outcome.summary = BoardCrawlSummary(boardId: boardId, mode: .incremental, skippedBecause: holder)
+            return outcome
+        }
+        do {
+            let outcome = try await crawlHeldBoard(boardId, run: run)
+            try store.unlock(.board(boardId))
+            return outcome
+        } catch {
+            try? store.unlock(.board(boardId))
+            throw error
+        }
+    }
+
+    /// One board this crawl holds: an incremental read from the newest end (or a full pass with `--full`), then pass
+    /// after pass until a pass is consistent with the board's `total`, or the passes run out.
+    private func crawlHeldBoard(_ boardId: Int, run: Int64) async throws -> BoardOutcome {
         var outcome = BoardOutcome(boardId: boardId)
         var pass = 1
         var mode: BoardReadMode = configuration.readsEverything ? .full : .incremental

@@ -12,7 +12,7 @@ extension ArchiveStore {
     /// `contentHash` is taken from it.
     @discardableResult
     public func recordBulk(boards: [RawItem<Board>] = [], posts: [RawItem<Post>], at date: Date) throws -> RecordCounts {
-        try write { db in
+        try transact { db in
             if !boards.isEmpty { try Self.upsert(boards: boards, run: nil, at: date, in: db) }
             return try Self.upsert(posts: posts, run: nil, at: date, in: db)
         }

@@ -155,14 +155,6 @@ public final class ArchiveStore: Sendable {
         SQLiteSnapshot(reader: writer, location: location, pseudonyms: pseudonyms)
     }
 
-    /// The number of posts archived for a board.
-    public func postCount(inBoard boardId: Int) throws -> Int {
-        try read { db in
-            let all = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM post WHERE boardId = ?", arguments: [boardId]) ?? 0
-            return all - (try Self.removedCount(in: db, board: boardId))
-        }
-    }
-
     /// A board's posts in board order: notices first (newest first), then all others newest first; ties by `postId` descending.
     public func posts(inBoard boardId: Int) throws -> [Post] {
         try read { db in
@@ -199,25 +191,6 @@ public final class ArchiveStore: Sendable {
     public func post(id: Int) throws -> Post? {
         try read { db in
             try Row.fetchOne(db, sql: "SELECT * FROM post WHERE postId = ? AND \(Self.publishedPosts)", arguments: [id]).map(published(from:))
-        }
-    }
-
-    /// The number of posts in the whole archive.
-    public func postCount() throws -> Int {
-        try read { db in
-            let all = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM post") ?? 0
-            return all - (try Self.removedCount(in: db))
-        }
-    }
-
-    /// When a post was first and last seen upstream, and since when it is gone (nil while it exists).
-    public func history(ofPost id: Int) throws -> PostHistory? {
-        try read { db in
-            try Row.fetchOne(db, sql: "SELECT firstSeen, lastSeen, goneSince FROM post WHERE postId = ?", arguments: [id]).map {
-                PostHistory(
-                    firstSeen: Date(timeIntervalSince1970: $0["firstSeen"]), lastSeen: Date(timeIntervalSince1970: $0["lastSeen"]),
-                    goneSince: ($0["goneSince"] as Double?).map(Date.init(timeIntervalSince1970:)))
-            }
         }
     }
 

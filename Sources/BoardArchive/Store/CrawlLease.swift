@@ -62,10 +62,3 @@ public final class CrawlLease: Sendable {
         if descriptor >= 0 { close(descriptor) }
     }
 }
-
-extension ArchiveStore {
-    /// Takes this store's crawl lease (see ``CrawlLease``); an in-memory store has nothing to lock.
-    func leaseForCrawl(at date: Date) throws -> CrawlLease {
-        location == ":memory:" ? .none : try CrawlLease.acquire(forStoreAt: location, at: date)
-    }
-}

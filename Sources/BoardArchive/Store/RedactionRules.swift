@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// The redactions in force, indexed for matching posts as they are written (by a crawl) or re-checked (by
 /// `redact` and `redact --undo`).
@@ -37,15 +36,15 @@ struct RedactionRules {
     var isEmpty: Bool { posts.isEmpty && boards.isEmpty && writers.isEmpty }
 
     /// The redactions in force in the store.
-    static func load(_ db: Database) throws -> RedactionRules {
+    static func load(_ db: any StoreTransaction) throws -> RedactionRules {
         var rules = RedactionRules()
-        let rows = try Row.fetchCursor(
-            db, sql: "SELECT redactionId, kind, target, mode, purge, createdAt FROM redaction WHERE undoneAt IS NULL ORDER BY redactionId")
-        while let row = try rows.next() {
+        let rows = try db.rows("SELECT redactionId, kind, target, mode, purge, createdAt FROM redaction WHERE undoneAt IS NULL ORDER BY redactionId")
+        for row in rows {
             let rule = Rule(
-                id: row["redactionId"], mode: RedactionMode(rawValue: row["mode"]) ?? .remove, purge: row["purge"], createdAt: row["createdAt"])
-            let target: String = row["target"]
-            switch row["kind"] as String {
+                id: row[0].int ?? 0, mode: RedactionMode(rawValue: row[3].string ?? "") ?? .remove, purge: row[4].int == 1,
+                createdAt: row[5].double ?? 0)
+            let target = row[2].string ?? ""
+            switch row[1].string {
             case "post": if let id = Int(target) { rules.posts[id, default: []].append(rule) }
             case "board": if let id = Int(target) { rules.boards[id, default: []].append(rule) }
             default: rules.writers[target, default: []].append(rule)

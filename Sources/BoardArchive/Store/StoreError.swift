@@ -14,7 +14,7 @@ public struct StoreError: Error, Equatable, Sendable, LocalizedError {
         case missing(detail: String)
         /// The location has a URL scheme boardarchive does not know.
         case unknownScheme(String)
-        /// The location names a kind of store this build cannot open yet (PostgreSQL).
+        /// The command works on SQLite files only (`store backup`) and the location names a PostgreSQL database.
         case unsupportedBackend(String)
         /// Another crawl holds the store (SQLite keeps one writer): who holds it, as its lock file says.
         case crawlInProgress(holder: String)
@@ -74,8 +74,8 @@ public struct StoreError: Error, Equatable, Sendable, LocalizedError {
                 + "(or a file:// URL)."
         case .unsupportedBackend(let scheme):
             return
-                "The store \(location) names a PostgreSQL database (\(scheme)://), which this boardarchive can check, copy and build from "
-                + "(store check, store copy, build) but not yet crawl into or redact; crawl into a SQLite file and move it with store copy."
+                "The store \(location) is a PostgreSQL database (\(scheme)://), and store backup copies SQLite files only; back it up with "
+                + "pg_dump, or copy it into a SQLite file with boardarchive store copy."
         case .crawlInProgress(let holder):
             return
                 "The archive store \(location) is being crawled by \(holder); wait for that crawl to finish (or stop it), then run "

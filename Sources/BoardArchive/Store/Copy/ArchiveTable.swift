@@ -49,20 +49,3 @@ struct ArchiveTable: Sendable, Equatable {
         return sql + " ORDER BY \(key.joined(separator: ", ")) LIMIT \(limitPlaceholder)"
     }
 }
-
-/// One value of a stored row, as both databases hold it.
-enum StoredValue: Sendable, Hashable, CustomStringConvertible {
-    case null
-    case integer(Int)
-    case real(Double)
-    case text(String)
-
-    var description: String {
-        switch self {
-        case .null: "NULL"
-        case .integer(let value): String(value)
-        case .real(let value): String(value)
-        case .text(let value): value.count > 40 ? "\"\(value.prefix(40))…\"" : "\"\(value)\""
-        }
-    }
-}

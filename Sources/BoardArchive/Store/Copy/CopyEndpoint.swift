@@ -111,40 +111,18 @@ final class PostgresCopyEndpoint: CopyEndpoint {
         self.snapshot = snapshot ? try PostgresSnapshot(connector: archive.connector, pseudonyms: nil) : nil
     }
 
-    static func value(_ cell: PostgresCell) throws -> StoredValue {
-        guard cell.bytes != nil else { return .null }
-        switch cell.dataType {
-        case .int2, .int4, .int8: return .integer(try cell.decode(Int.self))
-        case .float4, .float8: return .real(try cell.decode(Double.self))
-        default: return .text(try cell.decode(String.self))
-        }
-    }
-
-    static func bind(_ values: [StoredValue]) -> PostgresBindings {
-        var binds = PostgresBindings(capacity: values.count)
-        for value in values {
-            switch value {
-            case .null: binds.appendNull()
-            case .integer(let number): binds.append(number)
-            case .real(let number): binds.append(number)
-            case .text(let text): binds.append(text)
-            }
-        }
-        return binds
-    }
-
     /// Runs `sql` on the snapshot (or the archive's connection) and reads every row's cells.
     private func cells(_ sql: String, _ binds: PostgresBindings, onSnapshot: Bool) throws -> [[StoredValue]] {
         if onSnapshot, let snapshot {
-            return try snapshot.query(sql, binds) { row in try row.map(Self.value) }
+            return try snapshot.query(sql, binds) { row in try row.map(PostgresArchive.value) }
         }
-        return try archive.rows(sql, binds) { row in try row.makeRandomAccess().map(Self.value) }
+        return try archive.rows(sql, binds) { row in try row.makeRandomAccess().map(PostgresArchive.value) }
     }
 
     func rows(of table: ArchiveTable, after key: [StoredValue]?, limit: Int) throws -> [[StoredValue]] {
         let count = key?.count ?? 0
         let sql = table.selectSQL(after: key != nil, placeholders: (0..<count).map { "$\($0 + 1)" }, limitPlaceholder: "$\(count + 1)")
-        return try cells(sql, Self.bind((key ?? []) + [.integer(limit)]), onSnapshot: true)
+        return try cells(sql, PostgresArchive.bind((key ?? []) + [.integer(limit)]), onSnapshot: true)
     }
 
     func lastKey(of table: ArchiveTable) throws -> [StoredValue]? {
@@ -160,7 +138,7 @@ final class PostgresCopyEndpoint: CopyEndpoint {
             var start = 0
             while start < rows.count {
                 let part = rows[start..<min(rows.count, start + perStatement)]
-                try archive.execute(table.upsertSQL(rows: part.count) { "$\($0)" }, Self.bind(part.flatMap { $0 }))
+                try archive.execute(table.upsertSQL(rows: part.count) { "$\($0)" }, PostgresArchive.bind(part.flatMap { $0 }))
                 start += part.count
             }
         }

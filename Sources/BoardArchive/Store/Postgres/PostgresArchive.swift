@@ -8,11 +8,12 @@ import PostgresNIO
 /// Opening connects (see ``PostgresConnector``), then checks the schema the way the SQLite store does: a database
 /// without the archive's tables is created when `creating`, else refused as missing; migrations this build does not
 /// know are refused as a newer schema; missing ones are applied, in one transaction under an advisory lock so that two
-/// machines opening a new archive at once do not both create it. Crawling into, building from and redacting a
-/// PostgreSQL store come next (issue 24); the commands refuse it until then.
+/// machines opening a new archive at once do not both create it. The crawl and `redact` write through it as an
+/// ``ArchiveDatabase`` (`PostgresArchive+Database.swift`); the build reads a ``PostgresSnapshot`` on a connection of its own.
 public final class PostgresArchive: Sendable {
     public let url: PostgresStoreURL
-    let connection: PostgresConnection
+    /// The connection, replaced when a crawl reconnects; its lock is held for a whole transaction.
+    let session: PostgresSession
     let logger: Logger
     /// How this archive connected, for the connections of its snapshots.
     let connector: PostgresConnector
@@ -20,9 +21,14 @@ public final class PostgresArchive: Sendable {
     /// The key of the advisory lock held while the schema is created or migrated (any fixed 64-bit number).
     static let schemaLockKey: Int64 = 0x426F_6172_6441_7263
 
-    private init(connector: PostgresConnector, connection: PostgresConnection) {
+    /// How long a write waits for a server that went away to come back (reconnecting with backoff) before it fails;
+    /// zero for every command but the crawl.
+    let reconnectWindow: Duration
+
+    private init(connector: PostgresConnector, connection: PostgresConnection, reconnectWindow: Duration = .zero) {
         url = connector.url
-        self.connection = connection
+        session = PostgresSession(connection: connection)
+        self.reconnectWindow = reconnectWindow
         logger = connector.logger
         self.connector = connector
     }
@@ -30,8 +36,11 @@ public final class PostgresArchive: Sendable {
     /// Connects and checks the schema; when `migrating`, applies the migrations it lacks (and, when `creating`, creates
     /// it in a database without one). Without `migrating` nothing is written: an older schema is refused
     /// (`olderSchema`) and a database without the archive's tables too (`notAnArchive`), as `store check` needs.
-    public static func open(_ connector: PostgresConnector, creating: Bool, migrating: Bool = true) throws -> PostgresArchive {
-        let archive = PostgresArchive(connector: connector, connection: try connector.connect())
+    /// With a `reconnectWindow` (the crawl's), a write that loses the server reconnects with backoff for that long.
+    public static func open(
+        _ connector: PostgresConnector, creating: Bool, migrating: Bool = true, reconnectWindow: Duration = .zero
+    ) throws -> PostgresArchive {
+        let archive = PostgresArchive(connector: connector, connection: try connector.connect(), reconnectWindow: reconnectWindow)
         do {
             try archive.prepareSchema(creating: creating && migrating, migrating: migrating)
             return archive
@@ -46,9 +55,13 @@ public final class PostgresArchive: Sendable {
         PostgresArchive(connector: connector, connection: try connector.connect())
     }
 
-    /// Closes the connection.
+    deinit {
+        close()
+    }
+
+    /// Closes the connection (again: a no-op).
     public func close() {
-        try? connection.close().wait()
+        session.withLock { try? $0.connection.close().wait() }
     }
 
     /// The migrations applied, in order; empty when the database holds no archive.
@@ -113,19 +126,50 @@ public final class PostgresArchive: Sendable {
 
     /// Runs `sql` with `binds` and decodes every row with `decode`.
     func rows<T>(_ sql: String, _ binds: PostgresBindings = PostgresBindings(), _ decode: (PostgresRow) throws -> T) throws -> [T] {
-        try connection.rows(sql, binds, location: url.description, logger: logger, decode)
+        try session.withLock { try $0.connection.rows(sql, binds, location: url.description, logger: logger, decode) }
     }
 
-    /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
-    func transaction(_ body: () throws -> Void) throws {
-        try execute("BEGIN")
-        do {
-            try body()
-            try execute("COMMIT")
-        } catch {
-            try? execute("ROLLBACK")
-            throw error
+    /// Runs `body` in a transaction: committed when it returns, rolled back when it throws. No other statement runs
+    /// on the connection meanwhile (the crawl writes boards from several tasks).
+    func transaction<T>(_ body: () throws -> T) throws -> T {
+        try session.withLock { session in
+            try execute("BEGIN")
+            session.depth += 1
+            defer { session.depth -= 1 }
+            do {
+                let result = try body()
+                try execute("COMMIT")
+                return result
+            } catch {
+                try? execute("ROLLBACK")
+                throw error
+            }
         }
+    }
+
+    /// A cell as a ``StoredValue``: integers and flags as integers, real numbers as reals, anything else as text.
+    static func value(_ cell: PostgresCell) throws -> StoredValue {
+        guard cell.bytes != nil else { return .null }
+        switch cell.dataType {
+        case .int2, .int4, .int8: return .integer(try cell.decode(Int.self))
+        case .bool: return .integer(try cell.decode(Bool.self) ? 1 : 0)
+        case .float4, .float8: return .real(try cell.decode(Double.self))
+        default: return .text(try cell.decode(String.self))
+        }
+    }
+
+    /// `values` as parameters, in order.
+    static func bind(_ values: [StoredValue]) -> PostgresBindings {
+        var binds = PostgresBindings(capacity: values.count)
+        for value in values {
+            switch value {
+            case .null: binds.appendNull()
+            case .integer(let number): binds.append(number)
+            case .real(let number): binds.append(number)
+            case .text(let text): binds.append(text)
+            }
+        }
+        return binds
     }
 
     /// The server's message for a failed statement, or the error's code.

@@ -32,6 +32,8 @@ public struct PostgresConnector: Sendable {
         var configuration = PostgresConnection.Configuration(
             host: url.host, port: url.port, username: url.user, password: password?.value, database: url.database, tls: try tls())
         configuration.options.connectTimeout = .seconds(Self.connectTimeout)
+        // Shown in pg_stat_activity, and in the message of a crawl that finds a board another crawl holds.
+        configuration.options.additionalStartupParameters = [("application_name", Self.applicationName)]
         // The name checked against the certificate and sent as SNI: a host name only (SNI never carries an address).
         if url.tlsMode == .verifyFull, !Self.isAddressLiteral(url.host) { configuration.options.tlsServerName = url.host }
         let eventLoop = MultiThreadedEventLoopGroup.singleton.any()
@@ -41,6 +43,16 @@ public struct PostgresConnector: Sendable {
             throw storeError(for: error)
         }
     }
+
+    /// This process as the server's views name it: `boardarchive pid 4242 on runner-7` (at most 63 bytes, as PostgreSQL keeps).
+    static let applicationName: String = {
+        let name = "boardarchive pid \(getpid()) on \(ProcessInfo.processInfo.hostName)"
+        var bytes = 0
+        return String(
+            name.prefix {
+                bytes += $0.utf8.count; return bytes <= 63
+            })
+    }()
 
     /// Whether `host` is an IPv4 or IPv6 address rather than a name.
     static func isAddressLiteral(_ host: String) -> Bool {
