@@ -16,6 +16,8 @@ final class NightlyHarness {
     let server: FixtureServer
     private(set) var dataset: FixtureDataset
     var store: String { folder.appendingPathComponent("archive.sqlite").path }
+    /// The store the commands are given instead of ``store`` (a `postgres://` URL), when set.
+    var storeURL: String?
     var site: String { folder.appendingPathComponent("site").path }
 
     init(faults: FixtureFaults = .none) async throws {
@@ -68,7 +70,7 @@ final class NightlyHarness {
     }
 
     private func commandLine(_ arguments: [String], command: String, api: URL? = nil) -> [String] {
-        [command, "--api", (api ?? server.baseURL).absoluteString, "--store", store] + arguments
+        [command, "--api", (api ?? server.baseURL).absoluteString, "--store", storeURL ?? store] + arguments
             + (command == "export" ? ["--out", site] + Self.clock : [])
     }
 

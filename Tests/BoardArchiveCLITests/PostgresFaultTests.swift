@@ -1,3 +1,4 @@
+import FixtureAPI
 import Foundation
 import Testing
 
@@ -93,5 +94,44 @@ struct PostgresFaultTests {
         // The server is back: the same build now succeeds.
         let again = try await CommandRunner.run(["build", "--store", url, "--out", site, "--lang", "en"] + clock, environment: environment)
         #expect(again.status == 0, "stderr: \(again.stderr)")
+    }
+
+    @Test func aServerRestartInTheMiddleOfACrawlReconnectsAndLosesNothing() async throws {
+        let folder = try CommandRunner.temporaryFolder("boardarchive-pg-crawl-fault")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let envfile = folder.appendingPathComponent("pg.env").path
+        #expect(try await Self.server("start", envfile) == 0)
+        do {
+            try await Self.crawlThroughARestart(envfile: envfile)
+        } catch {
+            _ = try? await Self.server("stop", envfile)
+            throw error
+        }
+        #expect(try await Self.server("stop", envfile) == 0)
+    }
+
+    /// The body of the test above, on a started server.
+    static func crawlThroughARestart(envfile: String) async throws {
+        let variables = try Self.variables(envfile)
+        let url = try #require(variables["BOARDARCHIVE_TEST_POSTGRES_URL"])
+        let passwordFile = try #require(variables["BOARDARCHIVE_TEST_POSTGRES_PASSWORD_FILE"])
+        let password = try String(contentsOfFile: passwordFile, encoding: .utf8).trimmingCharacters(in: .newlines)
+        let environment = ["PGPASSWORD": password, "PGPASSFILE": "/dev/null"]
+        try await NightlyHarness.with(faults: FixtureFaults(latency: 100)) { nightly in
+            nightly.storeURL = url
+            let crawl = try nightly.start(["--page-size", "5", "--concurrency", "2", "--verify-fraction", "0"], environment: environment)
+            while await nightly.server.requestCount < 8, crawl.process.isRunning { try await Task.sleep(for: .milliseconds(10)) }
+            #expect(crawl.process.isRunning, "the crawl was still going when the server restarted")
+            #expect(try await Self.server("restart", envfile) == 0)
+            let result = await crawl.wait()
+            #expect(result.status == 0, "stderr: \(result.stderr)")
+            #expect(result.stderr.contains("Lost the connection to the PostgreSQL store; reconnecting"), "\(result.stderr)")
+            #expect(result.stderr.contains("Reconnected to the PostgreSQL store"), "\(result.stderr)")
+            #expect(!result.stderr.contains(password) && !result.stdout.contains(password))
+            let counts = try PostgresCLIServer.psql((url, password, passwordFile), "SELECT COUNT(*), COUNT(DISTINCT postId) FROM post")
+            #expect(counts == "\(nightly.dataset.posts.count)|\(nightly.dataset.posts.count)", "every post stored, once")
+            let runs = try PostgresCLIServer.psql((url, password, passwordFile), "SELECT string_agg(status, ',') FROM crawl_run")
+            #expect(runs == "completed")
+        }
     }
 }

@@ -1,0 +1,94 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import BoardArchive
+
+/// Several crawls of one PostgreSQL archive at once: runs and boards are locked with advisory locks, so two crawls never
+/// interleave one board's pages and never take each other's run over, and together they lose nothing.
+@Suite("PostgreSQL: crawls of one archive at once")
+struct PostgresCrawlLockTests {
+    typealias MemoryAPI = CrawlerTests.MemoryAPI
+
+    static func crawl(_ api: MemoryAPI, into store: any ArchiveDatabase, logs: CapturedLogs = CapturedLogs()) async throws -> CrawlReport {
+        let configuration = CrawlConfiguration(
+            api: CrawlerTests.base, token: try #require(APIToken(testToken)), pageSize: 30, concurrency: 1, retryPolicy: fastRetries)
+        return try await Crawler(configuration: configuration, transport: api.transport, store: store, logger: logs.logger()).run()
+    }
+
+    static func boards(_ count: Int, posts: Int) -> (boards: [Board], posts: [Int: [Post]]) {
+        let boards = (1...count).map { Board(boardId: $0, displayName: "게시판 \($0)", orderNo: $0) }
+        let lists = Dictionary(
+            uniqueKeysWithValues: boards.map { board in
+                (board.boardId, (1...posts).map { makePost(board.boardId * 1_000 + $0, board: board.boardId) })
+            })
+        return (boards, lists)
+    }
+
+    @Test func aBoardAnotherCrawlHoldsIsSkippedNamingTheHolderAndCrawledOnceFree() async throws {
+        let test = try TestStore(.postgres)
+        defer { test.remove() }
+        let store = test.database
+        let other = try test.secondConnection()
+        let (boards, posts) = Self.boards(3, posts: 40)
+        let api = MemoryAPI(boards: boards, posts: posts)
+        #expect(try other.tryLock(.board(2)) == nil)
+        // This process's connection already holds it: a second take is refused too.
+        #expect(try other.tryLock(.board(2)) != nil)
+        let logs = CapturedLogs()
+        let report = try await Self.crawl(api, into: store, logs: logs)
+        #expect(report.skippedBoards == [2])
+        #expect(report.summary.contains("skipped board 2, which another crawl of this archive was crawling"))
+        let line = try #require(report.boardSummaries.first { $0.boardId == 2 }?.line)
+        #expect(line.contains("skipped") && line.contains("boardarchive pid \(getpid())"), "\(line)")
+        #expect(logs.all.contains { $0.contains("Board skipped") && $0.contains("boardarchive pid") })
+        #expect(try store.postCount(inBoard: 1) == 40 && store.postCount(inBoard: 3) == 40)
+        #expect(try store.postCount(inBoard: 2) == 0, "no page of the held board was written")
+        try other.unlock(.board(2))
+        let again = try await Self.crawl(api, into: store)
+        #expect(again.skippedBoards.isEmpty)
+        #expect(try store.postCount(inBoard: 2) == 40)
+    }
+
+    @Test func aRunAnotherCrawlHoldsIsNeitherResumedNorAbandoned() async throws {
+        let test = try TestStore(.postgres)
+        defer { test.remove() }
+        let store = test.database
+        let other = try test.secondConnection()
+        let (boards, posts) = Self.boards(2, posts: 10)
+        let (held, resumedOther) = try other.beginRun(api: CrawlerTests.base.absoluteString, pageSize: 30, at: Date())
+        #expect(!resumedOther)
+        let report = try await Self.crawl(MemoryAPI(boards: boards, posts: posts), into: store)
+        #expect(!report.resumed, "the run another crawl holds is not taken over")
+        let status = try store.readOnly { db in try db.value("SELECT status FROM crawl_run WHERE runId = ?", [.init(held)]) }
+        #expect(status == .text("running"))
+        // Once its holder is gone (its connection closed, as a kill closes it), the next crawl resumes it.
+        (other as? PostgresArchive)?.close()
+        let next = try await Self.crawl(MemoryAPI(boards: boards, posts: posts), into: store)
+        #expect(next.resumed)
+    }
+
+    @Test func twoCrawlsOfOneArchiveAtOnceStoreEveryPostOnceAndShareTheBoards() async throws {
+        let test = try TestStore(.postgres)
+        defer { test.remove() }
+        let first = test.database
+        let second = try test.secondConnection()
+        let (boards, posts) = Self.boards(6, posts: 90)
+        // A slow source, so that the two crawls overlap.
+        let api = MemoryAPI(boards: boards, posts: posts, requestLimit: 10_000) { _, _ in
+            Thread.sleep(forTimeInterval: 0.01)
+            return nil
+        }
+        async let a = Self.crawl(api, into: first)
+        async let b = Self.crawl(api, into: second)
+        let reports = try await [a, b]
+        for board in boards {
+            #expect(try first.postCount(inBoard: board.boardId) == 90)
+            #expect(reports.contains { !$0.skippedBoards.contains(board.boardId) }, "board \(board.boardId) was crawled by one of them")
+        }
+        let rows = try first.readOnly { db in try db.row("SELECT COUNT(*), COUNT(DISTINCT postId) FROM post") }
+        #expect(rows == [.integer(540), .integer(540)])
+        let runs = try first.readOnly { db in try db.column("SELECT status FROM crawl_run ORDER BY runId") }
+        #expect(runs == [.text("completed"), .text("completed")], "each crawl had a run of its own")
+    }
+}
