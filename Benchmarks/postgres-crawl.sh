@@ -2,8 +2,8 @@
 # Crawl into SQLite and into PostgreSQL side by side (issue 24's crawl targets), interleaved in one run:
 #   - one crawl of $POSTS posts from `fixture-api --latency-ms 0` into a new SQLite file and into a new PostgreSQL
 #     database, $RUNS times each, alternating;
-#   - two crawl processes of the same archive at once (they share the boards through per-board locks) against one
-#     crawl doing it all, at $LATENCY_MS ms latency, into PostgreSQL.
+#   - two crawlers of different boards (--board) of one PostgreSQL archive, one after the other and then at once, at
+#     $LATENCY_MS ms latency.
 # Needs a release build (BIN) and a PostgreSQL server (the variables scripts/postgres-server.sh writes, sourced).
 #   BIN=.build/release/boardarchive POSTS=100000 Benchmarks/postgres-crawl.sh
 set -euo pipefail
@@ -41,19 +41,23 @@ for run in $(seq "$RUNS"); do
 done
 kill "$server"; wait "$server" 2>/dev/null || true
 
+# Two crawlers of different boards (alternate boards of the list each), one after the other and then at once.
+ids=$(sqlite3 "$OUT/source.sqlite" "SELECT boardId FROM board ORDER BY boardId")
+first=(); second=(); n=0
+for id in $ids; do if [ $((n % 2)) -eq 0 ]; then first+=(--board "$id"); else second+=(--board "$id"); fi; n=$((n + 1)); done
 serve "$LATENCY_MS"
 for run in $(seq "$RUNS"); do
     psql_admin "DROP DATABASE IF EXISTS bench_one WITH (FORCE)" && psql_admin "CREATE DATABASE bench_one"
-    one=$(seconds "$BIN" crawl --api "$api" --store "$base/bench_one")
+    a=$(seconds "$BIN" crawl --api "$api" --store "$base/bench_one" "${first[@]}")
+    b=$(seconds "$BIN" crawl --api "$api" --store "$base/bench_one" "${second[@]}")
     psql_admin "DROP DATABASE IF EXISTS bench_two WITH (FORCE)" && psql_admin "CREATE DATABASE bench_two"
     start=$(date +%s.%N)
-    "$BIN" crawl --api "$api" --store "$base/bench_two" >"$OUT/a.log" 2>&1 &
-    a=$!
-    "$BIN" crawl --api "$api" --store "$base/bench_two" >"$OUT/b.log" 2>&1 &
-    b=$!
-    wait $a && wait $b
-    two=$(echo "$(date +%s.%N) - $start" | bc)
-    skipped=$(grep -ho 'skipped boards\? [0-9, ]*' "$OUT/a.log" "$OUT/b.log" | tr '\n' ';')
-    echo "crawl $POSTS posts, $LATENCY_MS ms, run $run: one crawler $one s, two crawlers at once $two s ($skipped)"
+    "$BIN" crawl --api "$api" --store "$base/bench_two" "${first[@]}" >"$OUT/a.log" 2>&1 &
+    pa=$!
+    "$BIN" crawl --api "$api" --store "$base/bench_two" "${second[@]}" >"$OUT/b.log" 2>&1 &
+    pb=$!
+    wait $pa && wait $pb
+    both=$(echo "$(date +%s.%N) - $start" | bc)
+    echo "crawl $POSTS posts, $LATENCY_MS ms, run $run: two crawlers of different boards one after the other $a + $b s, at once $both s"
 done
 kill "$server"; wait "$server" 2>/dev/null || true

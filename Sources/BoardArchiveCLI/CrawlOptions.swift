@@ -31,6 +31,11 @@ struct CrawlOptions: ParsableArguments {
     @Option(help: "Seconds allowed for one request. Default: 30 (crawl.request-timeout).")
     var requestTimeout: Double?
 
+    @Option(
+        name: .customLong("board"),
+        help: "Crawl only this board (an id; repeatable, added to crawl.boards); the others are left as they are. Default: every board.")
+    var boards: [Int] = []
+
     @Flag(help: "Read every board in full now instead of incrementally from the newest end (nightly.full).")
     var full = false
 
@@ -82,11 +87,23 @@ struct CrawlOptions: ParsableArguments {
             throw SettingsError(key: "api.url", origin: settings.origin(of: "api.url") ?? .defaultValue, reason: .missing)
         }
         let timeout = settings.double("crawl.request-timeout") ?? 30
-        return CrawlConfiguration(
+        var only = Set(boards)
+        for text in settings.strings("crawl.boards") ?? [] {
+            guard let id = Int(text.trimmingCharacters(in: .whitespaces)), id > 0 else {
+                throw SettingsError(
+                    key: "crawl.boards", origin: settings.origin(of: "crawl.boards") ?? .defaultValue,
+                    reason: .invalidValue(expected: "board ids (whole numbers above 0)", shown: text))
+            }
+            only.insert(id)
+        }
+        if boards.contains(where: { $0 <= 0 }) { throw ValidationError("--board takes a board id, a whole number above 0.") }
+        var configuration = CrawlConfiguration(
             api: url, token: token, pageSize: settings.int("crawl.page-size") ?? 30, concurrency: settings.int("crawl.concurrency") ?? 4,
             maxRequestsPerSecond: settings.double("crawl.max-rps"),
             retryPolicy: RetryPolicy(maxAttempts: settings.int("crawl.retries") ?? 8, requestTimeout: .milliseconds(Int64(timeout * 1_000))),
             readsEverything: settings.bool("nightly.full") ?? false, verifyFraction: settings.double("nightly.verify-fraction") ?? 1.0 / 7)
+        configuration.onlyBoards = only.isEmpty ? nil : only
+        return configuration
     }
 }
 

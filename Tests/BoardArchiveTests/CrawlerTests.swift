@@ -379,6 +379,31 @@ struct CrawlerTests {
     }
 
     @Test(arguments: StoreBackend.allCases)
+    func aCrawlOfSomeBoardsLeavesTheOthersAsTheyAre(backend: StoreBackend) async throws {
+        let testStore = try TestStore(backend)
+        defer { testStore.remove() }
+        let store = testStore.database
+        let boards = (1...3).map { Board(boardId: $0, displayName: "b\($0)", orderNo: $0) }
+        let api = MemoryAPI(boards: boards, posts: [1: (1...10).map { makePost($0, board: 1) }, 2: (11...20).map { makePost($0, board: 2) }, 3: []])
+        _ = try await crawl(api, store: store)
+        // Board 2 loses its posts at the source, board 1 gains one; a crawl of boards 1 and 3 only.
+        api.posts.withLock {
+            $0[2] = []
+            $0[1]?.insert(makePost(99, board: 1, created: "2026-11-02T09:00:00Z"), at: 0)
+        }
+        var configuration = CrawlConfiguration(api: Self.base, token: try #require(APIToken(testToken)), retryPolicy: fastRetries)
+        configuration.onlyBoards = [1, 3, 7]
+        let logs = CapturedLogs()
+        api.requests.withLock { $0 = [] }
+        let report = try await Crawler(configuration: configuration, transport: api.transport, store: store, logger: logs.logger()).run()
+        #expect(report.boards == 2 && report.new == 1 && report.gone == 0)
+        #expect(api.requests.withLock { $0 }.allSatisfy { !$0.contains("/boards/2/") }, "board 2 is not read")
+        #expect(try store.postCount(inBoard: 2) == 10 && store.history(ofPost: 11)?.goneSince == nil, "board 2 is left as it was")
+        #expect(try store.postCount(inBoard: 1) == 11)
+        #expect(logs.all.contains { $0.contains("not listed by the API") && $0.contains("7") })
+    }
+
+    @Test(arguments: StoreBackend.allCases)
     func postsGoneUpstreamAreMarkedNotDeleted(backend: StoreBackend) async throws {
         let api = MemoryAPI(boards: [Board(boardId: 1, displayName: "b", orderNo: 1)], posts: [1: (1...10).map { makePost($0) }])
         let storeStore = try TestStore(backend)

@@ -21,6 +21,10 @@ public struct CrawlConfiguration: Sendable {
     /// The share of every board re-read each run on the verification rota, 0…1 (default 1/7: a board is re-read in
     /// full once every 7 runs); 0 turns the rota off.
     public var verifyFraction: Double
+    /// The boards to crawl (`--board`, `crawl.boards`), or nil for every board. The others are left as they are: not
+    /// read, not marked gone; a board of the set that the API no longer lists is marked gone as always. Crawls of
+    /// different boards of one PostgreSQL archive run at once on different machines.
+    public var onlyBoards: Set<Int>?
 
     public init(
         api: URL, token: APIToken, pageSize: Int = 30, concurrency: Int = 4, maxRequestsPerSecond: Double? = nil, maxPasses: Int = 3,

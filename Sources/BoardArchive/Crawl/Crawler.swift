@@ -63,10 +63,15 @@ public struct Crawler: Sendable {
         do {
             let boards = uniqueBoards(try await client.fetchBoards().items)
             observe(.boardsFetched)
-            client.statistics.meter.update { $0.boards = boards.count }
+            let crawled = boards.map(\.item.boardId).filter { configuration.onlyBoards?.contains($0) ?? true }
+            if let only = configuration.onlyBoards, crawled.count < only.count {
+                let unlisted = only.subtracting(crawled).sorted().map(String.init).joined(separator: ", ")
+                logger.warning("Boards asked for are not listed by the API; nothing to crawl of them", metadata: ["boards": "\(unlisted)"])
+            }
+            client.statistics.meter.update { $0.boards = crawled.count }
             report.gone = try store.recordBoards(boards, run: runId, at: now())
-            report.boards = boards.count
-            let outcomes = try await crawlBoards(boards.map(\.item.boardId), run: runId)
+            report.boards = crawled.count
+            let outcomes = try await crawlBoards(crawled, run: runId)
             for outcome in outcomes {
                 report.posts += outcome.present
                 report.new += outcome.counts.new

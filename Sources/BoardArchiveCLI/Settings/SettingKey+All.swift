@@ -25,6 +25,9 @@ extension SettingKey {
             "crawl.page-size", .integer(2...1_000, note: " (pages overlap by one post)"), flag: "--page-size", default: "30",
             "Posts requested per page (the API's limit)."),
         SettingKey(
+            "crawl.boards", .list, flag: "--board", example: "[28479, 28480]",
+            "Crawl only these boards (ids; --board adds to them); the others are left as they are. Default: every board."),
+        SettingKey(
             "crawl.max-rps", .number(0.01...10_000), flag: "--max-rps", example: "5", "The most requests started per second (default: no cap)."),
         SettingKey(
             "crawl.retries", .integer(1...100, note: ""), flag: "--retries", default: "8",
