@@ -62,8 +62,11 @@ struct PostgresCrawlLockTests {
         #expect(!report.resumed, "the run another crawl holds is not taken over")
         let status = try store.readOnly { db in try db.value("SELECT status FROM crawl_run WHERE runId = ?", [.init(held)]) }
         #expect(status == .text("running"))
-        // Once its holder is gone (its connection closed, as a kill closes it), the next crawl resumes it.
-        (other as? PostgresArchive)?.close()
+        // Once its holder is gone (its backend ended, as a killed crawl's is), the next crawl resumes it.
+        let pid = try other.readOnly { db in try db.value("SELECT pg_backend_pid()") }
+        _ = try store.readOnly { db in try db.value("SELECT pg_terminate_backend(CAST(? AS integer))", [pid ?? .null]) }
+        for _ in 0..<100 where try store.tryLock(.run(held)) != nil { try await Task.sleep(for: .milliseconds(50)) }
+        try store.unlock(.run(held))
         let next = try await Self.crawl(MemoryAPI(boards: boards, posts: posts), into: store)
         #expect(next.resumed)
     }
