@@ -9,16 +9,15 @@ import Testing
 /// Requests that get no response are explained in plain words and name the URL they went to, without credentials.
 @Suite("Transport errors in plain words")
 struct CrawlTransportErrorTests {
-    /// Two quick attempts: enough to go through the retry path, short enough for a refused port.
-    static let twoAttempts = RetryPolicy(maxAttempts: 2, baseDelay: .milliseconds(1), maxDelay: .milliseconds(2), requestTimeout: .seconds(10))
-
     /// The error of `GET /boards` against `api` over the real transport.
-    func boardsError(at api: String, timeout: Duration = .seconds(5)) async throws -> CrawlError? {
+    func boardsError(at api: String, timeout: Duration = .seconds(10)) async throws -> CrawlError? {
         let url = try #require(URL(string: api))
         let token = try #require(APIToken(testToken))
         let transport = AsyncHTTPTransport(connectTimeout: timeout, readTimeout: timeout)
         let client = BoardAPIClient(
-            baseURL: url, token: token, transport: transport, retryPolicy: Self.twoAttempts, maxRequestsPerSecond: nil,
+            baseURL: url, token: token, transport: transport,
+            retryPolicy: RetryPolicy(maxAttempts: 2, baseDelay: .milliseconds(1), maxDelay: .milliseconds(2), requestTimeout: timeout),
+            maxRequestsPerSecond: nil,
             logger: CapturedLogs().logger())
         let error = await #expect(throws: CrawlError.self) { _ = try await client.fetchBoards() }
         try await transport.shutdown()
