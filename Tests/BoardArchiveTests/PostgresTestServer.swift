@@ -34,13 +34,8 @@ struct PostgresTestServer {
 
     /// Runs `body` with a new, empty database on the server, dropped afterwards.
     func withFreshDatabase(_ body: (PostgresConnector) throws -> Void) throws {
-        let name = "ba_test_\(UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(16).lowercased())"
-        let admin = try PostgresArchive.connectOnly(connector())
-        try admin.execute("CREATE DATABASE \(name)")
-        defer {
-            try? admin.execute("DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
-            admin.close()
-        }
-        try body(connector(database: name))
+        let (connector, drop) = try makeFreshDatabase()
+        defer { drop() }
+        try body(connector)
     }
 }
