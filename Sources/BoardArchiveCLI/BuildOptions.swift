@@ -136,7 +136,7 @@ enum SitePublishing {
     static func build(
         _ configuration: BuildConfiguration, store: any ArchiveSource, logger: Logging.Logger, output: CommandOutput = CommandOutput()
     ) async throws -> BuildReport {
-        let meter = ProgressMeter()
+        let meter = ProgressMeter(boardFinished: TestPauseHook.observer(ProcessInfo.processInfo.environment))
         let display = output.progress("build", meter)
         defer { display.finish() }
         return try await SiteBuilder(configuration: configuration, store: store, logger: logger, progress: meter).build()

@@ -46,4 +46,15 @@ enum PostgresCLIServer {
         let base = try #require(URLComponents(string: server.url))
         try await body("postgres://archiver@\(base.host ?? ""):\(base.port ?? 5432)/\(name)")
     }
+
+    /// Copies `database` to a new database `copy` (a template copy, once no connection to `database` is left: the
+    /// commands that used it have exited, and the server ends their backends a moment later).
+    static func copyDatabase(_ server: (url: String, password: String, passwordFile: String), _ database: String, to copy: String) async throws {
+        for _ in 0..<100 {
+            let connected = try psql(server, "SELECT COUNT(*) FROM pg_stat_activity WHERE datname = '\(database)'")
+            if connected == "0" { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        _ = try psql(server, "CREATE DATABASE \(copy) TEMPLATE \(database)")
+    }
 }

@@ -61,8 +61,17 @@ public final class ProgressMeter: Sendable {
     }
 
     private let state = Mutex(State())
+    /// Told of every board finished, after the count (the command line's test hook pauses there).
+    private let boardFinished: @Sendable (Int) -> Void
 
-    public init() {}
+    public convenience init() {
+        self.init(boardFinished: { _ in })
+    }
+
+    /// A meter that tells `boardFinished` of every board finished.
+    public init(boardFinished: @escaping @Sendable (Int) -> Void) {
+        self.boardFinished = boardFinished
+    }
 
     /// The counts now.
     public var snapshot: Snapshot { state.withLock { $0.snapshot } }
@@ -101,5 +110,6 @@ public final class ProgressMeter: Sendable {
             }
             state.snapshot.boardsDone += 1
         }
+        boardFinished(board)
     }
 }
