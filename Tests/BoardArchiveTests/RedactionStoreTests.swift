@@ -1,24 +1,26 @@
 import Foundation
-import GRDB
 import Testing
 
 @testable import BoardArchive
 
 /// Redactions in the store: what `redact`, `--undo` and `--list` record, what every read then shows, and what a
-/// later write (a crawl) of a redacted post stores.
+/// later write (a crawl) of a redacted post stores. Each test runs on both backends (SQLite and PostgreSQL), except
+/// the one about the bytes of a SQLite file and its WAL.
 @Suite("Redactions in the store")
 struct RedactionStoreTests {
     static let when = SiteFixture.date("2024-05-16T00:00:00Z")
 
-    @Test("a redacted post leaves every read of the build, and comes back with --undo")
-    func redactAndUndoAPost() throws {
-        let store = try SiteFixture.store()
+    @Test("a redacted post leaves every read of the build, and comes back with --undo", arguments: StoreBackend.allCases)
+    func redactAndUndoAPost(backend: StoreBackend) throws {
+        let test = try TestStore.holding(backend)
+        defer { test.remove() }
+        let store = test.database
         let redaction = try store.redact(RedactionRequest(target: .post(301), reason: "asked by the writer"), at: Self.when)
         #expect(redaction.postCount == 1)
-        #expect(try store.post(id: 301) == nil)
-        #expect(try store.posts(inBoard: 3).map(\.postId) == [304, 302, 303])
+        #expect(try store.publishedPost(id: 301) == nil)
+        #expect(try store.publishedPosts(inBoard: 3).map(\.postId) == [304, 302, 303])
         #expect(try store.postCount(inBoard: 3) == 3)
-        let snapshot = try store.snapshot()
+        let snapshot = try store.snapshot(pseudonyms: nil)
         #expect(try snapshot.posts(ids: [301, 302]).keys.sorted() == [302])
         // The keys the build streams (covering indexes) keep the removed post's place and show the others.
         let stream = snapshot.listingKeys(ofBoard: 3)
@@ -39,20 +41,23 @@ struct RedactionStoreTests {
 
         let undone = try store.undoRedaction(redaction.id, at: Self.when.addingTimeInterval(60))
         #expect(undone.undoneAt != nil && undone.postCount == 0)
-        #expect(try store.post(id: 301)?.title == "표가 있는 글")
-        #expect(try store.reading.listingCounts(ofBoard: 3).removed == 0)
+        #expect(try store.publishedPost(id: 301)?.title == "표가 있는 글")
+        #expect(try store.snapshot(pseudonyms: nil).listingCounts(ofBoard: 3).removed == 0)
     }
 
-    @Test("a writer matches after normalisation; anonymize keeps the posts and withholds the name")
-    func writerRedactions() throws {
-        let store = try SiteFixture.store()
+    @Test("a writer matches after normalisation; anonymize keeps the posts and withholds the name", arguments: StoreBackend.allCases)
+    func writerRedactions(backend: StoreBackend) throws {
+        let test = try TestStore.holding(backend)
+        defer { test.remove() }
+        let store = test.database
         let anonymized = try store.redact(RedactionRequest(target: .writer("  운영자 "), mode: .anonymize, reason: "left"), at: Self.when)
         #expect(anonymized.postCount == 1)
-        let post = try #require(try store.post(id: 304))
+        let post = try #require(try store.publishedPost(id: 304))
         #expect(post.writer.displayName.isEmpty && post.isAnonymous)
         // Its pages are made again: the key's hash (what the digests read) is the listing's, marked as withheld.
-        let key = try #require(try store.reading.keys(ids: [304])[304])
-        let listed = try #require(try store.reading.listedPosts(ids: [304])[304])
+        let reading = try store.snapshot(pseudonyms: nil)
+        let key = try #require(try reading.keys(ids: [304])[304])
+        let listed = try #require(try reading.listedPosts(ids: [304])[304])
         #expect(key.contentHash == listed.contentHash && key.contentHash.hasSuffix("~anonymized") && key.removedAt == nil)
         let removed = try store.redact(RedactionRequest(target: .writer("홍길동"), reason: "erasure"), at: Self.when)
         #expect(removed.postCount == 64)
@@ -60,9 +65,13 @@ struct RedactionStoreTests {
         #expect(try store.redactions().map(\.id) == [anonymized.id, removed.id])
     }
 
-    @Test("unknown posts, boards, writers and redactions, and a blank reason, are refused with one sentence")
-    func refusals() throws {
-        let store = try SiteFixture.store()
+    @Test("unknown posts, boards, writers and redactions, and a blank reason, are refused with one sentence", arguments: StoreBackend.allCases)
+    func refusals(backend: StoreBackend) throws {
+        let test = try TestStore.holding(backend)
+        defer { test.remove() }
+        let store = test.database
+        // The errors name the store: ":memory:" on SQLite, the server's URL on PostgreSQL.
+        #expect(backend == .sqlite ? store.location == ":memory:" : store.location.hasPrefix("postgres://"))
         let cases: [(RedactionRequest, RedactionError.Reason)] = [
             (RedactionRequest(target: .post(42), reason: "x"), .unknownPost(42)),
             (RedactionRequest(target: .board(77), reason: "x"), .unknownBoard(77)),
@@ -75,36 +84,41 @@ struct RedactionStoreTests {
             #expect(error?.reason == reason)
             #expect(error?.localizedDescription.hasSuffix(".") == true)
         }
-        #expect(throws: RedactionError(location: ":memory:", reason: .unknownRedaction(9))) { try store.undoRedaction(9, at: Self.when) }
+        #expect(throws: RedactionError(location: store.location, reason: .unknownRedaction(9))) { try store.undoRedaction(9, at: Self.when) }
         let redaction = try store.redact(RedactionRequest(target: .post(301), reason: "x"), at: Self.when)
         try store.undoRedaction(redaction.id, at: Self.when)
-        #expect(throws: RedactionError(location: ":memory:", reason: .alreadyUndone(redaction.id))) {
+        #expect(throws: RedactionError(location: store.location, reason: .alreadyUndone(redaction.id))) {
             try store.undoRedaction(redaction.id, at: Self.when)
         }
         #expect(try store.redactions().count == 1)
     }
 
-    @Test("a redacted post written again (a later crawl) stays redacted; with purge its text is never stored again")
-    func laterWritesStayRedacted() throws {
-        let store = try SiteFixture.store()
-        let original = try #require(try store.post(id: 302))
+    @Test("a redacted post written again (a later crawl) stays redacted; with purge its text is never stored again", arguments: StoreBackend.allCases)
+    func laterWritesStayRedacted(backend: StoreBackend) throws {
+        let test = try TestStore.holding(backend)
+        defer { test.remove() }
+        let store = test.database
+        let original = try #require(try store.publishedPost(id: 302))
         try store.redact(RedactionRequest(target: .post(302), reason: "x"), at: Self.when)
         try store.record(posts: [original], at: Self.when)
-        #expect(try store.post(id: 302) == nil)
+        #expect(try store.publishedPost(id: 302) == nil)
         #expect(try store.rawJSON(ofPost: 302)?.contains("답글입니다") == true)
 
         try store.redact(RedactionRequest(target: .post(301), purge: true, reason: "erasure"), at: Self.when)
         let parent = try #require(SiteFixture.posts.first { $0.postId == 301 })
         let counts = try store.record(posts: [parent], at: Self.when)
         #expect(counts.unchanged == 1)
-        let row = try #require(try store.read { db in try Row.fetchOne(db, sql: "SELECT * FROM post WHERE postId = 301") })
-        #expect(row["title"] as String == "" && row["contents"] as String == "" && row["writerName"] as String == "")
-        #expect(row["raw"] as String == "{}" && row["purged"] as Int == 2)
-        #expect(try store.post(id: 301) == nil)
+        let row = try #require(
+            try store.readOnly { db in try db.row("SELECT title, contents, writerName, raw, purged FROM post WHERE postId = ?", [.init(301)]) })
+        #expect(row[0] == .text("") && row[1] == .text("") && row[2] == .text(""))
+        #expect(row[3] == .text("{}") && row[4] == .integer(2))
+        #expect(try store.publishedPost(id: 301) == nil)
         // A purged post keeps no keyword place: the build reads nothing of it to match (302 is removed, not purged).
-        #expect(try store.reading.removedPosts(ids: [301, 302]).keys.sorted() == [302])
+        #expect(try store.snapshot(pseudonyms: nil).removedPosts(ids: [301, 302]).keys.sorted() == [302])
     }
 
+    // SQLite only: it reads the bytes of the store file, its WAL and shared memory (a PostgreSQL store's files are the
+    // server's; the rows a purge leaves on both stores are checked in `laterWritesStayRedacted`).
     @Test("--purge leaves no byte of the post's title, body or writer in the store file, its WAL or shared memory")
     func purgeWipesTheFileAndItsWAL() throws {
         let folder = try TemporaryFolder()

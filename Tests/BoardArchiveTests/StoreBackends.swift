@@ -60,3 +60,56 @@ extension PostgresTestServer {
         )
     }
 }
+
+extension TestStore {
+    /// A store of one backend holding `boards` and `posts` (by default the site fixture's), recorded at the fixture's
+    /// clock, as ``SiteFixture/store(boards:posts:)`` makes a SQLite one.
+    static func holding(
+        _ backend: StoreBackend, boards: [Board] = SiteFixture.boards, posts: [Post] = SiteFixture.posts,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> TestStore {
+        let store = try TestStore(backend, sourceLocation: sourceLocation)
+        do {
+            try store.database.record(boards: boards, at: SiteFixture.now)
+            try store.database.record(posts: posts, at: SiteFixture.now)
+        } catch {
+            store.remove()
+            throw error
+        }
+        return store
+    }
+}
+
+/// Reads of published posts that both stores answer, through their snapshots: what `ArchiveStore.post(id:)`,
+/// `posts(inBoard:)` and `forEachPost` read on SQLite alone.
+extension ArchiveSource {
+    /// The published post with this id (nil when the store holds none, or a redaction removed it).
+    func publishedPost(id: Int) throws -> Post? {
+        try snapshot(pseudonyms: nil).posts(ids: [id])[id]
+    }
+
+    /// A board's published posts in board order (notices first, newest first, ties by `postId` descending).
+    func publishedPosts(inBoard boardId: Int) throws -> [Post] {
+        let snapshot = try snapshot(pseudonyms: nil)
+        let stream = snapshot.listingKeys(ofBoard: boardId)
+        var ids: [Int] = []
+        while let key = try stream.next() {
+            if key.removedAt == nil { ids.append(key.postId) }
+        }
+        let posts = try snapshot.posts(ids: ids)
+        return ids.compactMap { posts[$0] }
+    }
+}
+
+extension ArchiveSource where Self: ArchiveDatabase {
+    /// Every published post of the store, whatever its board, by id.
+    func publishedPosts() throws -> [Int: Post] {
+        let ids = try readOnly { try $0.integers("SELECT postId FROM post ORDER BY postId") }
+        let snapshot = try snapshot(pseudonyms: nil)
+        var posts: [Int: Post] = [:]
+        for start in stride(from: 0, to: ids.count, by: 500) {
+            posts.merge(try snapshot.posts(ids: Array(ids[start..<min(start + 500, ids.count)])), uniquingKeysWith: { first, _ in first })
+        }
+        return posts
+    }
+}
