@@ -1,25 +1,31 @@
 import FixtureAPI
 import Foundation
-import GRDB
 import Testing
 
 @testable import BoardArchive
 
 /// One post id, one page: the same id in two boards stops the crawl naming both boards, a moved post follows its
-/// board, and a board listed twice is crawled once.
+/// board, and a board listed twice is crawled once; on both stores (SQLite and PostgreSQL).
 @Suite("Duplicate ids over HTTP")
 struct DuplicateIdCrawlTests {
     typealias Hostile = HostileCrawlTests
 
-    @Test func theSamePostIdInTwoBoardsFailsNamingBothAndTheStoreKeepsWhatItHad() async throws {
-        let store = try ArchiveStore.inMemory()
+    /// Every post row's id, board, title and raw JSON, by id.
+    static let postRows = "SELECT postId, boardId, title, raw FROM post ORDER BY postId"
+
+    @Test(arguments: StoreBackend.allCases)
+    func theSamePostIdInTwoBoardsFailsNamingBothAndTheStoreKeepsWhatItHad(backend: StoreBackend) async throws {
+        let test = try TestStore(backend)
+        defer { test.remove() }
+        let store = test.database
         // A first, good crawl: post 5 in board 1, post 7 in board 2.
         _ = try await Hostile.crawl(
             FixtureRawListings(
                 boards: [Hostile.board(1), Hostile.board(2)], posts: [1: [Hostile.post(5, board: 1)], 2: [Hostile.post(7, board: 2)]]),
             into: store
         ).0.get()
-        let before = try store.read { db in try Row.fetchAll(db, sql: "SELECT postId, boardId, title, raw FROM post ORDER BY postId") }
+        let before = try store.readOnly { try $0.rows(Self.postRows) }
+        #expect(before.count == 2)
         // Then board 2 also lists a post 5 of its own (and a changed post 7 on the same page); boards one at a time, so
         // board 1 lists post 5 first in this run.
         let (result, _) = try await Hostile.crawl(
@@ -36,13 +42,16 @@ struct DuplicateIdCrawlTests {
         let message = error.localizedDescription
         #expect(message.contains("post 5") && message.contains("board \(first)") && message.contains("board \(second)"))
         #expect(message.hasPrefix("GET /boards/\(second)/posts?offset=0"))
-        let after = try store.read { db in try Row.fetchAll(db, sql: "SELECT postId, boardId, title, raw FROM post ORDER BY postId") }
+        let after = try store.readOnly { try $0.rows(Self.postRows) }
         #expect(after == before, "the page with the second copy is not stored")
     }
 
-    @Test func theSamePostIdInTwoBoardsFailsWhicheverBoardIsCrawledFirst() async throws {
+    @Test(arguments: StoreBackend.allCases)
+    func theSamePostIdInTwoBoardsFailsWhicheverBoardIsCrawledFirst(backend: StoreBackend) async throws {
         for order in [[1, 2], [2, 1]] {
-            let store = try ArchiveStore.inMemory()
+            let test = try TestStore(backend)
+            defer { test.remove() }
+            let store = test.database
             let (result, _) = try await Hostile.crawl(
                 FixtureRawListings(
                     boards: order.map { Hostile.board($0) }, posts: [1: [Hostile.post(5, board: 1)], 2: [Hostile.post(5, board: 2)]]),
@@ -52,24 +61,30 @@ struct DuplicateIdCrawlTests {
                 continue
             }
             #expect(Set([first, second]) == [1, 2])
-            #expect(try store.posts(inBoard: second).isEmpty, "the second board's copy is not stored")
-            #expect(try store.posts(inBoard: first).map(\.postId) == [5])
+            #expect(try store.publishedPosts(inBoard: second).isEmpty, "the second board's copy is not stored")
+            #expect(try store.publishedPosts(inBoard: first).map(\.postId) == [5])
         }
     }
 
-    @Test func aPostThatMovedToAnotherBoardSinceTheLastCrawlFollowsIt() async throws {
-        let store = try ArchiveStore.inMemory()
+    @Test(arguments: StoreBackend.allCases)
+    func aPostThatMovedToAnotherBoardSinceTheLastCrawlFollowsIt(backend: StoreBackend) async throws {
+        let test = try TestStore(backend)
+        defer { test.remove() }
+        let store = test.database
         let boards = [Hostile.board(1), Hostile.board(2)]
         _ = try await Hostile.crawl(FixtureRawListings(boards: boards, posts: [1: [Hostile.post(5, board: 1)], 2: []]), into: store).0.get()
         let report = try await Hostile.crawl(FixtureRawListings(boards: boards, posts: [1: [], 2: [Hostile.post(5, board: 2)]]), into: store).0.get()
         #expect(report.posts == 1)
-        #expect(try store.posts(inBoard: 2).map(\.postId) == [5])
-        #expect(try store.posts(inBoard: 1).isEmpty)
+        #expect(try store.publishedPosts(inBoard: 2).map(\.postId) == [5])
+        #expect(try store.publishedPosts(inBoard: 1).isEmpty)
         #expect(try store.history(ofPost: 5)?.goneSince == nil)
     }
 
-    @Test func aBoardListedTwiceIsCrawledOnceAndCountedOnce() async throws {
-        let store = try ArchiveStore.inMemory()
+    @Test(arguments: StoreBackend.allCases)
+    func aBoardListedTwiceIsCrawledOnceAndCountedOnce(backend: StoreBackend) async throws {
+        let test = try TestStore(backend)
+        defer { test.remove() }
+        let store = test.database
         let (result, logs) = try await Hostile.crawl(
             FixtureRawListings(
                 boards: [Hostile.board(1), Hostile.board(2), Hostile.board(1, "다른 이름")],
@@ -79,7 +94,7 @@ struct DuplicateIdCrawlTests {
         #expect(report.boards == 2)
         #expect(report.posts == 3)
         #expect(report.new == 3)
-        #expect(try store.boards().map(\.displayName) == ["게시판", "게시판"])
+        #expect(try store.snapshot(pseudonyms: nil).boards().map(\.displayName) == ["게시판", "게시판"])
         #expect(logs.contains { $0.hasPrefix("warning") && $0.contains("more than once") && $0.contains("\"board\": 1") }, "\(logs)")
     }
 }

@@ -20,7 +20,7 @@ struct HostileCrawlTests {
 
     /// Crawls `listings` from a fixture server into `store`; returns the report or the error, and the logs.
     static func crawl(
-        _ listings: FixtureRawListings, into store: ArchiveStore, concurrency: Int = 4
+        _ listings: FixtureRawListings, into store: any ArchiveDatabase, concurrency: Int = 4
     ) async throws -> (Result<CrawlReport, any Error>, [String]) {
         let server = try await FixtureServer.start(
             FixtureServerConfiguration(dataset: try FixtureDataset.bundledDemo(), faults: FixtureFaults(rawListings: listings), token: testToken))
