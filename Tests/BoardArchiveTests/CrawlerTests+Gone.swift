@@ -6,11 +6,14 @@ import Testing
 
 /// Boards that disappear upstream take their posts with them: kept in the archive, marked gone.
 extension CrawlerTests {
-    @Test func aBoardNoLongerListedHasItsPostsMarkedGone() async throws {
+    @Test(arguments: StoreBackend.allCases)
+    func aBoardNoLongerListedHasItsPostsMarkedGone(backend: StoreBackend) async throws {
         let posts = [1: (11...13).map { makePost($0, board: 1) }, 2: (1...5).map { makePost($0, board: 2) }]
         let both = MemoryAPI(
             boards: [Board(boardId: 1, displayName: "a", orderNo: 1), Board(boardId: 2, displayName: "b", orderNo: 2)], posts: posts)
-        let store = try ArchiveStore.inMemory()
+        let test = try TestStore(backend)
+        defer { test.remove() }
+        let store = test.database
         _ = try await crawl(both, store: store)
         let onlyTheSecond = MemoryAPI(boards: [Board(boardId: 2, displayName: "b", orderNo: 2)], posts: posts)
         let report = try await crawl(onlyTheSecond, store: store)
