@@ -4,7 +4,8 @@ import Testing
 
 @testable import BoardArchive
 
-/// The real client and crawler against the real fixture server on 127.0.0.1:0, over real HTTP.
+/// The real client and crawler against the real fixture server on 127.0.0.1:0, over real HTTP, into both stores
+/// (SQLite and PostgreSQL).
 @Suite("Crawl over HTTP against the fixture API")
 struct CrawlOverHTTPTests {
     /// Starts a fixture server, runs `body`, and stops the server and the transport on every path.
@@ -31,20 +32,23 @@ struct CrawlOverHTTPTests {
     }
 
     /// The store's live (not gone) posts must be exactly the server's posts, field for field.
-    func expectStoreHolds(_ dataset: FixtureDataset, store: ArchiveStore) throws {
-        var all: [Post] = []
-        try store.forEachPost { all.append($0) }
+    func expectStoreHolds(_ dataset: FixtureDataset, store: any ArchiveDatabase & ArchiveSource) throws {
         var stored: [Int: Post] = [:]
-        for post in all where try store.history(ofPost: post.postId)?.goneSince == nil { stored[post.postId] = post }
+        for post in try store.publishedPosts().values where try store.history(ofPost: post.postId)?.goneSince == nil {
+            stored[post.postId] = post
+        }
         #expect(stored.count == dataset.posts.count)
         for post in dataset.posts {
             #expect(stored[post.postId] == post, "post \(post.postId) differs")
         }
-        #expect(try store.boards().map(\.boardId).sorted() == dataset.boards.map(\.boardId).sorted())
+        #expect(try store.snapshot(pseudonyms: nil).boards().map(\.boardId).sorted() == dataset.boards.map(\.boardId).sorted())
     }
 
-    @Test func theStoreHoldsExactlyTheDataset() async throws {
-        let store = try ArchiveStore.inMemory()
+    @Test(arguments: StoreBackend.allCases)
+    func theStoreHoldsExactlyTheDataset(backend: StoreBackend) async throws {
+        let test = try TestStore(backend)
+        defer { test.remove() }
+        let store = test.database
         let (report, dataset) = try await withServer { server, transport in
             let report = try await Crawler(
                 configuration: try configuration(server), transport: transport, store: store, logger: CapturedLogs().logger()
@@ -58,9 +62,12 @@ struct CrawlOverHTTPTests {
         #expect(report.mismatches.isEmpty)
     }
 
-    @Test func aFlakyThrottlingServerStillYieldsEveryPost() async throws {
+    @Test(arguments: StoreBackend.allCases)
+    func aFlakyThrottlingServerStillYieldsEveryPost(backend: StoreBackend) async throws {
         // 20 % of requests fail with 503 and every 10th request answers 429 with Retry-After: 1.
-        let store = try ArchiveStore.inMemory()
+        let test = try TestStore(backend)
+        defer { test.remove() }
+        let store = test.database
         let faults = FixtureFaults(failureRate: 0.2, failureStatuses: [503], tooManyRequestsEvery: 10, retryAfterSeconds: 1, seed: 42)
         let (report, dataset, statuses) = try await withServer(faults: faults) { server, transport in
             let report = try await Crawler(
@@ -75,8 +82,11 @@ struct CrawlOverHTTPTests {
         #expect(report.retries == (statuses[429] ?? 0) + (statuses[503] ?? 0))
     }
 
-    @Test func droppedConnectionsAndTruncatedBodiesAreRetried() async throws {
-        let store = try ArchiveStore.inMemory()
+    @Test(arguments: StoreBackend.allCases)
+    func droppedConnectionsAndTruncatedBodiesAreRetried(backend: StoreBackend) async throws {
+        let test = try TestStore(backend)
+        defer { test.remove() }
+        let store = test.database
         let faults = FixtureFaults(dropConnectionRate: 0.15, truncatedJSONRate: 0.15, seed: 7)
         let (report, dataset, dropped, truncated) = try await withServer(faults: faults) { server, transport in
             let report = try await Crawler(
@@ -90,10 +100,13 @@ struct CrawlOverHTTPTests {
         #expect(report.retries >= dropped + truncated)
     }
 
-    @Test(arguments: [(5, 0), (0, 4), (3, 2), (2, 2)])
-    func offsetDriftLeavesNoDuplicateAndNoLoss(insert: Int, delete: Int) async throws {
+    @Test(arguments: StoreBackend.allCases, [(5, 0), (0, 4), (3, 2), (2, 2)])
+    func offsetDriftLeavesNoDuplicateAndNoLoss(backend: StoreBackend, drift: (insert: Int, delete: Int)) async throws {
+        let (insert, delete) = drift
         // Board 28479 holds 137 posts: the drift happens after its first page, mid-crawl.
-        let store = try ArchiveStore.inMemory()
+        let test = try TestStore(backend)
+        defer { test.remove() }
+        let store = test.database
         let faults = FixtureFaults(offsetDrift: .init(boardId: 28_479, insert: insert, delete: delete))
         let (report, final, original) = try await withServer(faults: faults) { server, transport in
             let original = await server.dataset
@@ -113,10 +126,14 @@ struct CrawlOverHTTPTests {
         #expect(try store.postCount() == original.posts.count + insert)
     }
 
-    @Test func unauthorizedMidCrawlStopsAndAResumedRunFinishes() async throws {
+    @Test(arguments: StoreBackend.allCases)
+    func unauthorizedMidCrawlStopsAndAResumedRunFinishes(backend: StoreBackend) async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let store = try ArchiveStore(path: folder.path("archive.sqlite"))
+        // On SQLite a store file: the failed run must let its crawl lease go for the resumed one.
+        let test = try TestStore(backend, sqlitePath: folder.path("archive.sqlite"))
+        defer { test.remove() }
+        let store = test.database
         await #expect {
             try await withServer(faults: FixtureFaults(unauthorizedAfter: 4)) { server, transport in
                 _ = try await Crawler(configuration: try configuration(server), transport: transport, store: store, logger: CapturedLogs().logger())
@@ -134,17 +151,26 @@ struct CrawlOverHTTPTests {
         #expect(try store.lastRunStatus() == "completed")
     }
 
-    @Test func theTokenIsAbsentFromLogsAndFromTheStoreFiles() async throws {
+    @Test(arguments: StoreBackend.allCases)
+    func theTokenIsAbsentFromLogsAndFromTheStore(backend: StoreBackend) async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let logs = CapturedLogs()
         let path = folder.path("archive.sqlite")
+        let test = try TestStore(backend, sqlitePath: path)
+        defer { test.remove() }
         try await withServer(faults: FixtureFaults(failureRate: 0.3, tooManyRequestsEvery: 7, retryAfterSeconds: 0, seed: 3)) { server, transport in
-            let store = try ArchiveStore(path: path)
-            _ = try await Crawler(configuration: try configuration(server), transport: transport, store: store, logger: logs.logger()).run()
+            _ = try await Crawler(configuration: try configuration(server), transport: transport, store: test.database, logger: logs.logger()).run()
         }
         #expect(logs.all.contains { $0.contains("Retrying") })
         #expect(logs.all.allSatisfy { !$0.contains("SECRET-TEST-TOKEN") })
+        // No stored value of any table holds the token, and the store does hold the crawled data (the search is
+        // meaningful).
+        let texts = try StoreConformanceTests.contents(test.database).values.joined().joined().compactMap(\.string)
+        #expect(texts.allSatisfy { !$0.contains("SECRET-TEST-TOKEN") })
+        #expect(texts.contains { $0.contains("boardDisplayName") })
+        guard backend == .sqlite else { return }
+        // On SQLite, no byte of the store file, its WAL or shared memory either.
         var checked = 0
         for name in try FileManager.default.contentsOfDirectory(atPath: folder.url.path) where name.hasPrefix("archive.sqlite") {
             let bytes = try Data(contentsOf: folder.url.appendingPathComponent(name))

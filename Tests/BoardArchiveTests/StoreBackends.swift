@@ -17,10 +17,14 @@ final class TestStore: @unchecked Sendable {
     let database: any ArchiveDatabase & ArchiveSource
     private let cleanup: () -> Void
 
-    init(_ backend: StoreBackend, reconnectWindow: Duration = .seconds(20), sourceLocation: SourceLocation = #_sourceLocation) throws {
+    /// A SQLite store lives in memory, or in the file at `sqlitePath` when one is given (the test removes the file).
+    init(
+        _ backend: StoreBackend, sqlitePath: String? = nil, reconnectWindow: Duration = .seconds(20),
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         switch backend {
         case .sqlite:
-            database = try ArchiveStore.inMemory()
+            database = try sqlitePath.map { try ArchiveStore(path: $0) } ?? ArchiveStore.inMemory()
             cleanup = {}
         case .postgres:
             guard let server = PostgresTestServer.current(sourceLocation: sourceLocation) else { throw NoPostgresServer() }
