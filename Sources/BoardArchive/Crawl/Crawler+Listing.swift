@@ -39,8 +39,16 @@ extension Crawler {
     }
 
     /// Records a page through `record`, naming the request in a ``CrawlError/Reason/postInTwoBoards(post:first:second:)``.
-    func naming<T>(_ request: String, _ record: () throws -> T) throws -> T {
-        do { return try record() } catch let error as CrawlError where error.request.isEmpty {
+    ///
+    /// The write runs on the crawl's store thread (``storeQueue``), never on Swift's cooperative threads: a PostgreSQL
+    /// store waits for the server's answers on the calling thread, and board tasks waiting there held the cooperative
+    /// threads (two on two cores) that fetch and decode the other boards' pages meanwhile.
+    func storing<T: Sendable>(_ request: String, _ record: @escaping @Sendable () throws -> T) async throws -> T {
+        do {
+            return try await withCheckedThrowingContinuation { continuation in
+                storeQueue.async { continuation.resume(with: Result { try record() }) }
+            }
+        } catch let error as CrawlError where error.request.isEmpty {
             throw CrawlError(request: request, reason: error.reason)
         }
     }

@@ -75,12 +75,15 @@ extension Crawler {
                     metadata: ["board": "\(boardId)", "post": "\(item.item.postId)", "postType": "\(item.item.unknownPostType ?? "")"])
             }
             let request = "GET /boards/\(boardId)/posts?offset=\(requestOffset)&limit=\(configuration.pageSize)"
-            let pageCounts = try naming(request) {
+            let (posts, lastPostId, pageIDs) = (
+                adopt(fresh, listedUnder: boardId, warn: pass == 1), page.items.last?.item.postId ?? anchor, page.items.map(\.item.postId)
+            )
+            let pageCounts = try await storing(request) {
+                [store, observe, pass, offset = requestOffset, count = page.items.count, total = page.total, hash = page.contentHash, date = now()] in
                 try store.recordPage(
-                    adopt(fresh, listedUnder: boardId, warn: pass == 1), board: boardId, pass: pass, offset: requestOffset,
-                    count: page.items.count, lastPostId: page.items.last?.item.postId ?? anchor, total: page.total,
-                    pageHash: page.contentHash, run: run, pageIDs: page.items.map(\.item.postId), at: now()
-                ) { observe(.insidePageTransaction(board: boardId, offset: requestOffset)) }
+                    posts, board: boardId, pass: pass, offset: offset, count: count, lastPostId: lastPostId, total: total,
+                    pageHash: hash, run: run, pageIDs: pageIDs, at: date
+                ) { observe(.insidePageTransaction(board: boardId, offset: offset)) }
             }
             client.statistics.meter.update { progress in
                 progress.pages += 1
@@ -130,8 +133,9 @@ extension Crawler {
                 moved = true
                 counts =
                     counts
-                    + (try naming("GET /boards/\(boardId)/posts?offset=0&limit=\(configuration.pageSize)") {
-                        try store.recordPosts(adopt(head.items, listedUnder: boardId, warn: false), run: run, at: now())
+                    + (try await storing("GET /boards/\(boardId)/posts?offset=0&limit=\(configuration.pageSize)") {
+                        [store, posts = adopt(head.items, listedUnder: boardId, warn: false), date = now()] in
+                        try store.recordPosts(posts, run: run, at: date)
                     })
             }
         }

@@ -68,8 +68,9 @@ extension Crawler {
             guard page.total == total else { return nil }
             counts =
                 counts
-                + (try naming("GET /boards/\(boardId)/posts?offset=\(requestOffset)&limit=\(configuration.pageSize)") {
-                    try store.recordPosts(adopt(fresh, listedUnder: boardId, warn: false), run: run, at: now())
+                + (try await storing("GET /boards/\(boardId)/posts?offset=\(requestOffset)&limit=\(configuration.pageSize)") {
+                    [store, posts = adopt(fresh, listedUnder: boardId, warn: false), date = now()] in
+                    try store.recordPosts(posts, run: run, at: date)
                 })
             listed.append(contentsOf: fresh.map(\.item))
             let next = requestOffset + page.items.count

@@ -20,6 +20,8 @@ public struct Crawler: Sendable {
     let now: @Sendable () -> Date
     /// Told of each ``CrawlEvent`` as it happens (the command line's test hook stops the process at a named one).
     let observe: @Sendable (CrawlEvent) -> Void
+    /// The thread the pages are written on, one at a time (see ``storing(_:_:)``).
+    let storeQueue = DispatchQueue(label: "boardarchive.crawl.store")
 
     /// - Parameters:
     ///   - stop: Requested on `SIGINT`/`SIGTERM`: no new request starts, pages in flight are stored, the run is
