@@ -62,21 +62,26 @@ public final class KeyStream {
 }
 
 extension KeyStream {
-    /// The SQL of one page of `segment` (of board `board`, or of every board when nil), and its parameters in order;
-    /// `placeholder(n)` names the n-th parameter (`?` in SQLite, `$n` in PostgreSQL). The notice flag is compared with
-    /// the indexed expression and the position as a row value over `(createdAt, postId)`, so both databases seek in
-    /// `post_board_keys` / `post_chronological_keys` and need no sort.
-    static func pageQuery(board: Int?, segment: Segment, after: Position?, limit: Int, placeholder: (Int) -> String) -> (
+    /// The SQL of one page of `segment` (of board `board`, or of every board when nil), and its parameters in order,
+    /// in `dialect`. The notice flag is compared with the indexed expression and the position as a row value over
+    /// `(createdAt, postId)`, so both databases seek in `post_board_keys` / `post_chronological_keys` and need no sort.
+    static func pageQuery(board: Int?, segment: Segment, after: Position?, limit: Int, dialect: Dialect) -> (
         sql: String, parameters: [PageParameter]
     ) {
         var parameters: [PageParameter] = []
         func next(_ parameter: PageParameter) -> String {
             parameters.append(parameter)
-            return placeholder(parameters.count)
+            return dialect.placeholder(parameters.count)
         }
         var sql = "SELECT \(ListingKey.columns) FROM post WHERE "
         if let board { sql += "boardId = \(next(.integer(board))) AND " }
-        sql += "(postType = 'notice') = \(next(.flag(segment.notices)))"
+        switch dialect {
+        case .sqlite: sql += "(postType = 'notice') = \(next(.flag(segment.notices)))"
+        // PostgreSQL folds `(postType = 'notice') = false` into `postType <> 'notice'`, which no longer matches the
+        // index's first column: it read the rest of the index and sorted it for every page (8.7 ms instead of 0.3 ms
+        // for a page of 1,024 keys of a 100,000-post archive). `IS TRUE` / `IS FALSE` stay index conditions.
+        case .postgres: sql += "(postType = 'notice') IS \(segment.notices ? "TRUE" : "FALSE")"
+        }
         if let after {
             let createdAt = next(.integer(Int(after.createdAt)))
             sql += " AND (createdAt, postId) \(segment.descending ? "<" : ">") (\(createdAt), \(next(.integer(after.postId))))"
@@ -86,7 +91,18 @@ extension KeyStream {
         return (sql, parameters)
     }
 
-    /// A parameter of ``pageQuery(board:segment:after:limit:placeholder:)``.
+    /// The database a page query is written for: its parameters (`?` in SQLite, `$n` in PostgreSQL) and how it seeks
+    /// by the notice flag.
+    enum Dialect {
+        case sqlite
+        case postgres
+
+        func placeholder(_ number: Int) -> String {
+            self == .sqlite ? "?" : "$\(number)"
+        }
+    }
+
+    /// A parameter of ``pageQuery(board:segment:after:limit:dialect:)``.
     enum PageParameter {
         case integer(Int)
         case flag(Bool)

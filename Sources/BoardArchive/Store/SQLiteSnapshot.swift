@@ -84,7 +84,7 @@ public final class SQLiteSnapshot: ArchiveSnapshot {
     }
 
     private func keyPage(board: Int?, segment: KeyStream.Segment, after: KeyStream.Position?, limit: Int) throws -> [ListingKey] {
-        let (sql, parameters) = KeyStream.pageQuery(board: board, segment: segment, after: after, limit: limit) { _ in "?" }
+        let (sql, parameters) = KeyStream.pageQuery(board: board, segment: segment, after: after, limit: limit, dialect: .sqlite)
         let arguments = StatementArguments(
             parameters.map { parameter -> DatabaseValue in
                 switch parameter {

@@ -96,7 +96,7 @@ public final class PostgresSnapshot: ArchiveSnapshot {
     }
 
     private func keyPage(board: Int?, segment: KeyStream.Segment, after: KeyStream.Position?, limit: Int) throws -> [ListingKey] {
-        let (sql, parameters) = KeyStream.pageQuery(board: board, segment: segment, after: after, limit: limit) { "$\($0)" }
+        let (sql, parameters) = KeyStream.pageQuery(board: board, segment: segment, after: after, limit: limit, dialect: .postgres)
         var binds = PostgresBindings(capacity: parameters.count)
         for parameter in parameters {
             switch parameter {
