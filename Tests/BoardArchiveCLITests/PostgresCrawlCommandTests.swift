@@ -58,4 +58,48 @@ struct PostgresCrawlCommandTests {
             }
         }
     }
+
+    @Test func twoSourcesInTwoSchemasOfOneDatabaseCrawlAtOnceAndKeepApart() async throws {
+        guard let server = PostgresCLIServer.server() else { return }
+        try await PostgresCLIServer.withFreshDatabase { url in
+            // Two sources with the same board ids (the demo, and the demo with 12 more posts): their boards' locks would
+            // be one lock if the schemas did not set them apart, and one crawl would skip every board the other holds.
+            try await NightlyHarness.with(faults: FixtureFaults(latency: 30)) { first in
+                try await NightlyHarness.with(faults: FixtureFaults(latency: 30)) { second in
+                    await second.serve(NightlyHarness.withNewPosts(12, in: second.dataset))
+                    first.storeURL = url + "?schema=forum_a"
+                    second.storeURL = url + "?schema=forum_b"
+                    let environment = ["PGPASSWORD": server.password, "PGPASSFILE": "/dev/null"]
+                    let arguments = ["--page-size", "10", "--concurrency", "2"]
+                    let crawls = [try first.start(arguments, environment: environment), try second.start(arguments, environment: environment)]
+                    for crawl in crawls {
+                        let result = await crawl.wait()
+                        #expect(result.status == 0, "stderr: \(result.stderr)")
+                        #expect(!result.stdout.contains("skipped"), "stdout: \(result.stdout)")
+                    }
+                    let database = String(url.split(separator: "/").last ?? "")
+                    for (schema, nightly) in [("forum_a", first), ("forum_b", second)] {
+                        let counts = try PostgresCLIServer.psql(
+                            server, "SELECT COUNT(*), COUNT(*) FILTER (WHERE goneSince IS NOT NULL) FROM \(schema).post", database: database)
+                        #expect(counts == "\(nightly.dataset.posts.count)|0", "\(schema)")
+                        let boards = try PostgresCLIServer.psql(
+                            server, "SELECT COUNT(*) FILTER (WHERE goneSince IS NULL) FROM \(schema).board", database: database)
+                        #expect(boards == "\(nightly.dataset.boards.count)", "\(schema)")
+                    }
+                    #expect(first.dataset.posts.count != second.dataset.posts.count)
+                    // Each archive builds its own source's site.
+                    let site = second.folder.appendingPathComponent("site-b")
+                    let built = try await CommandRunner.run(
+                        ["build", "--store", url + "?schema=forum_b", "--out", site.path] + NightlyHarness.clock, environment: environment)
+                    #expect(built.status == 0, "stderr: \(built.stderr)")
+                    let pages = try CommandRunner.files(under: site).keys.filter { $0.hasPrefix("posts/") }
+                    #expect(pages.count == second.dataset.posts.count)
+                    // Nothing of either archive went to `public`.
+                    let tables = try PostgresCLIServer.psql(
+                        server, "SELECT COUNT(*) FROM pg_tables WHERE schemaname = 'public' AND tablename = 'post'", database: database)
+                    #expect(tables == "0")
+                }
+            }
+        }
+    }
 }

@@ -41,9 +41,10 @@ public enum ArchiveLock: Sendable, Hashable, CustomStringConvertible {
     case run(Int64)
     case board(Int)
 
-    /// The 64-bit key of a PostgreSQL advisory lock: a fixed prefix, the kind, then the id.
-    var key: Int64 {
-        let prefix: Int64 = 0x4241 << 48
+    /// The 64-bit key of a PostgreSQL advisory lock: 16 bits naming the archive among those of one database (see
+    /// ``PostgresArchive/lockKey(_:)``), 8 bits of kind, then the id.
+    func key(namespace: UInt16) -> Int64 {
+        let prefix = Int64(namespace) << 48
         switch self {
         case .run(let id): return prefix | (1 << 40) | (id & 0xFF_FFFF_FFFF)
         case .board(let id): return prefix | (2 << 40) | (Int64(id) & 0xFF_FFFF_FFFF)

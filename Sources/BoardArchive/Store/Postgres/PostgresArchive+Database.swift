@@ -7,8 +7,8 @@ import PostgresNIO
 final class PostgresSession: @unchecked Sendable {
     private let lock = NSRecursiveLock()
     var connection: PostgresConnection
-    /// The advisory locks this session holds, by key (a lost connection loses them; a reconnect takes them again).
-    var held: [Int64: ArchiveLock] = [:]
+    /// The advisory locks this session holds (a lost connection loses them; a reconnect takes them again).
+    var held: Set<ArchiveLock> = []
     /// Transactions open on the connection (a statement inside one never reconnects on its own).
     var depth = 0
 
@@ -39,9 +39,9 @@ extension PostgresArchive: ArchiveDatabase {
         try reconnecting {
             try session.withLock { session in
                 // Advisory locks nest on one connection; a second take by this process is another holder too.
-                if session.held[lock.key] != nil { return "another task of this boardarchive process" }
+                if session.held.contains(lock) { return "another task of this boardarchive process" }
                 guard try take(lock) else { return try holder(of: lock) }
-                session.held[lock.key] = lock
+                session.held.insert(lock)
                 return nil
             }
         }
@@ -49,8 +49,8 @@ extension PostgresArchive: ArchiveDatabase {
 
     public func unlock(_ lock: ArchiveLock) throws {
         try session.withLock { session in
-            guard session.held.removeValue(forKey: lock.key) != nil else { return }
-            try execute("SELECT pg_advisory_unlock($1)", Self.bind([.integer(Int(lock.key))]))
+            guard session.held.remove(lock) != nil else { return }
+            try execute("SELECT pg_advisory_unlock($1)", Self.bind([.integer(Int(lockKey(lock)))]))
         }
     }
 
@@ -63,9 +63,26 @@ extension PostgresArchive: ArchiveDatabase {
         try execute("VACUUM post")
     }
 
+    /// The advisory lock key of `lock` in this archive: advisory locks belong to the whole database, so an archive in a
+    /// schema of its own (`?schema=`) keys its locks apart from the others' (16 bits of the schema name's hash);
+    /// the archive in `public` uses the fixed prefix `BA`.
+    func lockKey(_ lock: ArchiveLock) -> Int64 {
+        lock.key(namespace: lockNamespace)
+    }
+
+    /// The 16 bits that set this archive's locks apart (see ``lockKey(_:)``).
+    var lockNamespace: UInt16 {
+        let fixed: UInt16 = 0x4241
+        guard let schema = url.schema else { return fixed }
+        // FNV-1a mixes a name's last bytes into its low bits only: all four 16-bit parts, folded.
+        let value = ContentHash.value(of: schema.utf8)
+        let hash = UInt16(truncatingIfNeeded: value ^ value >> 16 ^ value >> 32 ^ value >> 48)
+        return hash == fixed ? fixed ^ 1 : hash
+    }
+
     /// Takes `lock` on this connection when nobody holds it.
     private func take(_ lock: ArchiveLock) throws -> Bool {
-        try rows("SELECT pg_try_advisory_lock($1)", Self.bind([.integer(Int(lock.key))])) { try $0.decode(Bool.self) }.first ?? false
+        try rows("SELECT pg_try_advisory_lock($1)", Self.bind([.integer(Int(lockKey(lock)))])) { try $0.decode(Bool.self) }.first ?? false
     }
 
     /// Who holds `lock`, as the server knows the connection: its application name (boardarchive names its process and
@@ -76,7 +93,7 @@ extension PostgresArchive: ArchiveDatabase {
             SELECT COALESCE(a.application_name, ''), COALESCE(host(a.client_addr), 'a local socket'), to_char(a.backend_start, 'YYYY-MM-DD HH24:MI:SS TZ')
             FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
             WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1 AND ((l.classid::bigint << 32) | l.objid::bigint) = $1
-            """, Self.bind([.integer(Int(lock.key))])
+            """, Self.bind([.integer(Int(lockKey(lock)))])
         ) { try $0.decode((String, String, String).self) }
         guard let (name, address, since) = found.first else { return "another connection, which has just let it go" }
         return "\(name.isEmpty ? "another client" : name), connected from \(address) since \(since)"
@@ -125,8 +142,8 @@ extension PostgresArchive: ArchiveDatabase {
         try session.withLock { session in
             try? session.connection.close().wait()
             session.connection = fresh
-            for lock in session.held.values.sorted(by: { $0.key < $1.key }) where try !take(lock) {
-                session.held.removeValue(forKey: lock.key)
+            for lock in session.held.sorted(by: { lockKey($0) < lockKey($1) }) where try !take(lock) {
+                session.held.remove(lock)
                 throw StoreError(
                     location: location,
                     reason: .crawlInProgress(holder: "another crawl, which took \(lock) while the connection was lost: \(try holder(of: lock))"))

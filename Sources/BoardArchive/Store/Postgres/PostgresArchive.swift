@@ -87,6 +87,7 @@ public final class PostgresArchive: Sendable {
         }
         try transaction {
             try execute("SELECT pg_advisory_xact_lock(\(Self.schemaLockKey))")
+            if let schema = url.schema { try execute("CREATE SCHEMA IF NOT EXISTS \(schema)") }
             try execute(
                 "CREATE TABLE IF NOT EXISTS \(Self.migrationTable) (position INTEGER PRIMARY KEY, identifier TEXT NOT NULL UNIQUE, "
                     + "appliedAt DOUBLE PRECISION NOT NULL)")

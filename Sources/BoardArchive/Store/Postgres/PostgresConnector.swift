@@ -34,6 +34,8 @@ public struct PostgresConnector: Sendable {
         configuration.options.connectTimeout = .seconds(Self.connectTimeout)
         // Shown in pg_stat_activity, and in the message of a crawl that finds a board another crawl holds.
         configuration.options.additionalStartupParameters = [("application_name", Self.applicationName)]
+        // An archive in a schema of its own reads and writes there on every connection (its name is a checked SQL name).
+        if let schema = url.schema { configuration.options.additionalStartupParameters.append(("options", "-c search_path=\(schema)")) }
         // The name checked against the certificate and sent as SNI: a host name only (SNI never carries an address).
         if url.tlsMode == .verifyFull, !Self.isAddressLiteral(url.host) { configuration.options.tlsServerName = url.host }
         let eventLoop = MultiThreadedEventLoopGroup.singleton.any()

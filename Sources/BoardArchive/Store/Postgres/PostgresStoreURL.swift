@@ -1,6 +1,10 @@
 import Foundation
 
-/// A PostgreSQL store as `--store` names it: `postgres://USER@HOST:PORT/DB?sslmode=…&sslrootcert=…`.
+/// A PostgreSQL store as `--store` names it: `postgres://USER@HOST:PORT/DB?schema=…&sslmode=…&sslrootcert=…`.
+///
+/// One archive holds one source. Several archives (of several sources) share one database in schemas of their own:
+/// `?schema=NAME` puts the archive's tables in schema NAME (created with the archive), and its locks apart from the
+/// other schemas' (``PostgresArchive/lockKey(_:)``); without it the archive lives in `public`.
 ///
 /// The URL never holds the password (it would sit in shell histories, `ps` and configuration files): one with
 /// `user:password@` is refused, and the password comes from `PGPASSWORD`, `~/.pgpass` or the settings that name another
@@ -25,6 +29,8 @@ public struct PostgresStoreURL: Sendable, Equatable, CustomStringConvertible {
     public var tlsMode: TLSMode
     /// `sslrootcert`: the CA certificates (PEM) that sign the server's certificate.
     public var caFile: String?
+    /// `schema`: the schema that holds the archive's tables (a lower-case SQL name), or nil for `public`.
+    public var schema: String?
 
     /// Reads `text`, a `postgres://` or `postgresql://` URL.
     ///
@@ -60,16 +66,33 @@ public struct PostgresStoreURL: Sendable, Equatable, CustomStringConvertible {
             case "sslrootcert":
                 guard let file = item.value, !file.isEmpty else { throw refuse("sslrootcert names no file") }
                 caFile = file
+            case "schema":
+                guard let name = item.value, Self.isSchemaName(name) else {
+                    throw refuse(
+                        "schema must be a lower-case SQL name (a-z, 0-9 and _, not starting with a digit or pg_, at most 63), not \"\(item.value ?? "")\""
+                    )
+                }
+                schema = name
             default:
-                throw refuse("boardarchive does not know the parameter \"\(item.name)\" (only sslmode and sslrootcert)")
+                throw refuse("boardarchive does not know the parameter \"\(item.name)\" (only schema, sslmode and sslrootcert)")
             }
         }
     }
 
+    /// Whether `name` is a schema name boardarchive uses as it is in SQL: lower case, unquoted, not a system schema.
+    static func isSchemaName(_ name: String) -> Bool {
+        guard let first = name.utf8.first, name.utf8.count <= 63, !name.hasPrefix("pg_") else { return false }
+        let letters = UInt8(ascii: "a")...UInt8(ascii: "z")
+        let digits = UInt8(ascii: "0")...UInt8(ascii: "9")
+        return (letters.contains(first) || first == UInt8(ascii: "_"))
+            && name.utf8.allSatisfy { letters.contains($0) || digits.contains($0) || $0 == UInt8(ascii: "_") }
+    }
+
     /// The URL without secrets, as messages and logs show it.
     public var description: String {
-        var text = "postgres://\(user)@\(host):\(port)/\(database)"
-        if tlsMode != .prefer { text += "?sslmode=\(tlsMode.rawValue)" }
-        return text
+        var parameters: [String] = []
+        if let schema { parameters.append("schema=\(schema)") }
+        if tlsMode != .prefer { parameters.append("sslmode=\(tlsMode.rawValue)") }
+        return "postgres://\(user)@\(host):\(port)/\(database)" + (parameters.isEmpty ? "" : "?" + parameters.joined(separator: "&"))
     }
 }
