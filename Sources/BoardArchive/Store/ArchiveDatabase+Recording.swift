@@ -71,31 +71,7 @@ extension ArchiveDatabase {
         }
     }
 
-    /// The columns a post is written with, in the order ``postValues(_:json:hash:run:at:verdict:)`` gives them.
-    static var postColumns: String {
-        """
-        postId, boardId, title, boardDisplayName, writerName, writerEmail, writerProfileImage, contents, createdAt, viewCount, postType,
-        rawPostType, isNewPost, hasInlineImage, commentsCount, attachmentsCount, isAnonymous, isOwner, hasReply, parentPostId,
-        hasAttachment, raw, contentHash, firstSeen, lastSeen, lastSeenRun, goneSince, redactionId, redactionMode, redactedAt, purged
-        """
-    }
-
-    /// Every stored column of a post but `firstSeen`, which an update keeps.
-    static var postUpdates: String {
-        """
-        boardId = excluded.boardId, title = excluded.title, boardDisplayName = excluded.boardDisplayName,
-        writerName = excluded.writerName, writerEmail = excluded.writerEmail, writerProfileImage = excluded.writerProfileImage,
-        contents = excluded.contents, createdAt = excluded.createdAt, viewCount = excluded.viewCount, postType = excluded.postType,
-        rawPostType = excluded.rawPostType, isNewPost = excluded.isNewPost, hasInlineImage = excluded.hasInlineImage,
-        commentsCount = excluded.commentsCount, attachmentsCount = excluded.attachmentsCount, isAnonymous = excluded.isAnonymous,
-        isOwner = excluded.isOwner, hasReply = excluded.hasReply, parentPostId = excluded.parentPostId,
-        hasAttachment = excluded.hasAttachment, raw = excluded.raw, contentHash = excluded.contentHash, lastSeen = excluded.lastSeen,
-        lastSeenRun = excluded.lastSeenRun, goneSince = NULL, redactionId = excluded.redactionId, redactionMode = excluded.redactionMode,
-        redactedAt = excluded.redactedAt, purged = excluded.purged
-        """
-    }
-
-    /// The values of a post's row, in ``postColumns`` order.
+    /// The values of a post's row, in the order of ``ArchiveTable/post``'s columns (``upsertBatch`` checks the count).
     static func postValues(_ post: Post, json: String, hash: String, run: Int64?, at date: Date, verdict: RedactionRules.Verdict?) -> [StoredValue] {
         let created = Int64(post.createdDateTime.timeIntervalSince1970.rounded(.down))
         let mode = verdict.map { $0.purge == .all ? RedactionMode.remove.rawValue : $0.mode.rawValue }
@@ -163,16 +139,35 @@ extension ArchiveDatabase {
             }
             values += postValues(post, json: json, hash: hash, run: run, at: date, verdict: verdict)
         }
-        let tuple = "(" + Array(repeating: "?", count: 31).joined(separator: ", ") + ")"
-        try db.execute(
-            "INSERT INTO post (\(postColumns)) VALUES \(Array(repeating: tuple, count: posts.count).joined(separator: ", ")) "
-                + "ON CONFLICT (postId) DO UPDATE SET \(postUpdates)", values)
+        precondition(values.count == posts.count * PostUpsert.table.columns.count, "postValues gives every column of the post table")
+        try db.execute(PostUpsert.sql(rows: posts.count), values)
         return counts
     }
 
     /// The exact JSON a post was last received as.
     public func rawJSON(ofPost id: Int) throws -> String? {
         try readOnly { db in try db.value("SELECT raw FROM post WHERE postId = ?", [.init(id)])?.string }
+    }
+}
+
+/// The statement that writes posts, derived from the post table's one definition (``ArchiveTable/post``, which
+/// `store copy` and its tests check against both schemas): every column inserted; on conflict every column updated but
+/// the key and `firstSeen` (kept from the first sighting), and `goneSince` cleared (the post is listed again).
+enum PostUpsert {
+    static let table = ArchiveTable.post
+
+    /// `column = excluded.column, …` for the columns an upsert changes.
+    static let updates = table.columns.filter { !table.key.contains($0) && $0 != "firstSeen" }
+        .map { $0 == "goneSince" ? "goneSince = NULL" : "\($0) = excluded.\($0)" }
+        .joined(separator: ", ")
+
+    /// One row's placeholders.
+    static let row = "(" + Array(repeating: "?", count: table.columns.count).joined(separator: ", ") + ")"
+
+    /// The upsert of `rows` posts.
+    static func sql(rows: Int) -> String {
+        "INSERT INTO post (\(table.columns.joined(separator: ", "))) VALUES \(Array(repeating: row, count: rows).joined(separator: ", ")) "
+            + "ON CONFLICT (\(table.key.joined(separator: ", "))) DO UPDATE SET \(updates)"
     }
 }
 

@@ -29,15 +29,18 @@ struct ArchiveTable: Sendable, Equatable {
             key: ["runId", "boardId", "pass", "pageOffset"]),
         ArchiveTable(
             name: "verified_part", columns: ["boardId", "fromOldest", "toOldest", "total", "verifiedAt", "runId"], key: ["boardId", "fromOldest"]),
-        ArchiveTable(
-            name: "post",
-            columns: [
-                "postId", "boardId", "title", "boardDisplayName", "writerName", "writerEmail", "writerProfileImage", "contents", "createdAt",
-                "viewCount", "postType", "rawPostType", "isNewPost", "hasInlineImage", "commentsCount", "attachmentsCount", "isAnonymous",
-                "isOwner", "hasReply", "parentPostId", "hasAttachment", "raw", "contentHash", "firstSeen", "lastSeen", "lastSeenRun", "goneSince",
-                "redactionId", "redactionMode", "redactedAt", "purged",
-            ], key: ["postId"]),
+        post,
     ]
+
+    /// The post table, also the one definition of what a crawl writes of a post (``PostUpsert``, in this column order).
+    static let post = ArchiveTable(
+        name: "post",
+        columns: [
+            "postId", "boardId", "title", "boardDisplayName", "writerName", "writerEmail", "writerProfileImage", "contents", "createdAt",
+            "viewCount", "postType", "rawPostType", "isNewPost", "hasInlineImage", "commentsCount", "attachmentsCount", "isAnonymous",
+            "isOwner", "hasReply", "parentPostId", "hasAttachment", "raw", "contentHash", "firstSeen", "lastSeen", "lastSeenRun", "goneSince",
+            "redactionId", "redactionMode", "redactedAt", "purged",
+        ], key: ["postId"])
 
     /// The positions of the key's columns in a row.
     var keyPositions: [Int] { key.compactMap { columns.firstIndex(of: $0) } }

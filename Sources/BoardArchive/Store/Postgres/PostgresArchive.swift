@@ -181,7 +181,8 @@ public final class PostgresArchive: Sendable {
     /// `error` as a ``StoreError``: a connection the server closed or lost (its shutdown, a crash, the network) is
     /// `unreachable`, so it exits 69 like a server that cannot be reached; anything else is a failed `query`.
     static func storeError(_ error: PSQLError, location: String) -> StoreError {
-        let lost: Set<PSQLError.Code> = [.serverClosedConnection, .uncleanShutdown, .connectionError]
+        // A statement queued on a connection that closed under it fails as `clientClosedConnection`: lost as well.
+        let lost: Set<PSQLError.Code> = [.serverClosedConnection, .uncleanShutdown, .connectionError, .clientClosedConnection]
         // 57P01 admin_shutdown, 57P02 crash_shutdown, 57P03 cannot_connect_now.
         let shutdown = ["57P01", "57P02", "57P03"].contains(error.serverInfo?[.sqlState] ?? "")
         guard lost.contains(error.code) || shutdown else { return StoreError(location: location, reason: .query(plainReason(error))) }
