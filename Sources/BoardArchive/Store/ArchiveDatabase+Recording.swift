@@ -150,24 +150,19 @@ extension ArchiveDatabase {
     }
 }
 
-/// The statement that writes posts, derived from the post table's one definition (``ArchiveTable/post``, which
-/// `store copy` and its tests check against both schemas): every column inserted; on conflict every column updated but
-/// the key and `firstSeen` (kept from the first sighting), and `goneSince` cleared (the post is listed again).
+/// The statement that writes posts: the post table's one definition (``ArchiveTable/post``, which `store copy` and its
+/// tests check against both schemas) upserted as `store copy` upserts it, except that an update keeps `firstSeen` (the
+/// first sighting) and clears `goneSince` (the post is listed again).
 enum PostUpsert {
     static let table = ArchiveTable.post
 
     /// `column = excluded.column, …` for the columns an upsert changes.
     static let updates = table.columns.filter { !table.key.contains($0) && $0 != "firstSeen" }
         .map { $0 == "goneSince" ? "goneSince = NULL" : "\($0) = excluded.\($0)" }
-        .joined(separator: ", ")
-
-    /// One row's placeholders.
-    static let row = "(" + Array(repeating: "?", count: table.columns.count).joined(separator: ", ") + ")"
 
     /// The upsert of `rows` posts.
     static func sql(rows: Int) -> String {
-        "INSERT INTO post (\(table.columns.joined(separator: ", "))) VALUES \(Array(repeating: row, count: rows).joined(separator: ", ")) "
-            + "ON CONFLICT (\(table.key.joined(separator: ", "))) DO UPDATE SET \(updates)"
+        table.upsertSQL(rows: rows, placeholder: { _ in "?" }, updates: updates)
     }
 }
 

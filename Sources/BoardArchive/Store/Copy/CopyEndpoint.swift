@@ -17,12 +17,12 @@ protocol CopyEndpoint: AnyObject {
 
 extension ArchiveTable {
     /// `INSERT … ON CONFLICT (key) DO UPDATE` of `rows` rows, with parameters numbered by `placeholder` (SQLite and
-    /// PostgreSQL both read this upsert).
-    func upsertSQL(rows: Int, placeholder: (Int) -> String) -> String {
+    /// PostgreSQL both read this upsert); an update sets `updates` (default: every column but the key to the new row's).
+    func upsertSQL(rows: Int, placeholder: (Int) -> String, updates: [String]? = nil) -> String {
         let tuples = (0..<rows).map { row in
             "(" + columns.indices.map { placeholder(row * columns.count + $0 + 1) }.joined(separator: ", ") + ")"
         }
-        let updates = columns.filter { !key.contains($0) }.map { "\($0) = excluded.\($0)" }
+        let updates = updates ?? columns.filter { !key.contains($0) }.map { "\($0) = excluded.\($0)" }
         let conflict = updates.isEmpty ? "DO NOTHING" : "DO UPDATE SET " + updates.joined(separator: ", ")
         return "INSERT INTO \(name) (\(columns.joined(separator: ", "))) VALUES \(tuples.joined(separator: ", ")) "
             + "ON CONFLICT (\(key.joined(separator: ", "))) \(conflict)"
@@ -149,6 +149,10 @@ final class PostgresCopyEndpoint: CopyEndpoint {
             try archive.execute(
                 "SELECT setval(pg_get_serial_sequence('\(table)', '\(column)'), COALESCE((SELECT MAX(\(column)) FROM \(table)), 0) + 1, false)")
         }
+        // Freshly loaded tables have no statistics and no visibility map: until autovacuum came by, a build's
+        // index-only scans fetched every row from the table (the first build after a copy of 100,000 posts took 31 s,
+        // the next ones 14 s). VACUUM (ANALYZE) makes the copy ready to build from at once.
+        try archive.execute("VACUUM (ANALYZE) \(ArchiveTable.all.map(\.name).joined(separator: ", "))")
     }
 }
 
