@@ -96,6 +96,48 @@ struct BuildSafetyCommandTests {
         #expect(try CommandRunner.files(under: site).keys.filter { $0.hasPrefix("posts/") }.count == 105)
     }
 
+    @Test func onPostgreSQLTheSameStoresAreRefusedTheSameWay() async throws {
+        guard let server = PostgresCLIServer.server() else { return }
+        try await PostgresCLIServer.withFreshDatabase { url in
+            try await PostgresCLIServer.withFreshDatabase { empty in
+                let folder = try CommandRunner.temporaryFolder("boardarchive-pg-refusals")
+                defer { try? FileManager.default.removeItem(at: folder) }
+                let environment = ["PGPASSWORD": server.password, "PGPASSFILE": "/dev/null"]
+                let database = String(url.split(separator: "/").last ?? "")
+                let site = folder.appendingPathComponent("site")
+                let demo = try await CommandRunner.run(["demo", "--out", site.path, "--store", url], environment: environment)
+                #expect(demo.status == 0, "stderr: \(demo.stderr)")
+                let before = try CommandRunner.files(under: site)
+                #expect(before.keys.filter { $0.hasPrefix("posts/") && $0.hasSuffix(".html") }.count == 212)
+                func build(_ store: String, _ extra: [String] = []) async throws -> CommandRunner.Result {
+                    try await CommandRunner.run(["build", "--store", store, "--out", site.path] + extra, environment: environment)
+                }
+                // A database without the archive's tables.
+                let none = try await build(empty)
+                #expect(none.status == 73 && none.stderr.contains("is empty or is not a boardarchive store"), "\(none.stderr)")
+                #expect(try CommandRunner.files(under: site) == before)
+                // An older schema is refused, not migrated.
+                _ = try PostgresCLIServer.psql(server, "DELETE FROM boardarchive_migration WHERE identifier = 'v5-listing-keys'", database: database)
+                let older = try await build(url)
+                #expect(older.status == 73, "\(older.stderr)")
+                #expect(older.stderr.contains("has schema version 4, older than this boardarchive needs (5)"), "\(older.stderr)")
+                #expect(try PostgresCLIServer.psql(server, "SELECT COUNT(*) FROM boardarchive_migration", database: database) == "4")
+                _ = try PostgresCLIServer.psql(
+                    server, "INSERT INTO boardarchive_migration VALUES (5, 'v5-listing-keys', 0)", database: database)
+                // A store that would publish fewer than half the site's posts.
+                _ = try PostgresCLIServer.psql(
+                    server, "DELETE FROM post WHERE postId IN (SELECT postId FROM post ORDER BY postId LIMIT 107)", database: database)
+                let refused = try await build(url)
+                #expect(refused.status == 73)
+                #expect(refused.stderr.contains("has 212 post pages but this store would publish only 105"), "\(refused.stderr)")
+                #expect(try CommandRunner.files(under: site) == before)
+                let allowed = try await build(url, ["--allow-shrink"])
+                #expect(allowed.status == 0, "stderr: \(allowed.stderr)")
+                #expect(try CommandRunner.files(under: site).keys.filter { $0.hasPrefix("posts/") }.count == 105)
+            }
+        }
+    }
+
     @Test func templatesThatIncludeEachOtherInALoopExit73NamingTheChain() async throws {
         let (folder, site, store) = try await Self.demo()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -77,25 +77,41 @@ struct CrawlInterruptionCommandTests {
     @Test(arguments: [(SIGINT, Int32(130), "SIGINT"), (SIGTERM, Int32(143), "SIGTERM")])
     func aSignalStoresThePagesInFlightAndExitsWithItsCode(signal: Int32, code: Int32, name: String) async throws {
         try await NightlyHarness.with(faults: FixtureFaults(latency: 150)) { nightly in
-            let result = try await Self.interrupt(nightly, with: [signal])
-            #expect(result.status == code, "stderr: \(result.stderr)")
-            #expect(
-                result.stderr.contains(
-                    "error: Interrupted by \(name): the pages fetched so far are stored and the run is recorded as interrupted; "
-                        + "run the same command again to resume."))
-            #expect(try nightly.rows("SELECT status FROM crawl_run") == [["interrupted"]])
-            #expect(try nightly.integrity() == "ok")
-            // Every page the server answered is stored: the requests in flight finished and were written.
-            let stored = Set(try nightly.rows("SELECT postId FROM post").map { $0[0] })
-            for target in await nightly.server.requestTargets where target.contains("/posts?") {
-                let page = try #require(Self.page(of: target, in: nightly.dataset))
-                #expect(Set(page).isSubset(of: stored), "the page \(target) was answered but not stored")
-            }
-            let (resumed, _) = try await nightly.run(["--page-size", "5", "--verify-fraction", "0"])
-            #expect(resumed.status == 0, "stderr: \(resumed.stderr)")
-            #expect(resumed.stdout.contains("resumed an interrupted run"))
-            try nightly.expectStoreHoldsTheSource()
+            try await Self.signalStoresThePagesInFlight(nightly, signal: signal, code: code, name: name)
         }
+    }
+
+    @Test(arguments: [(SIGINT, Int32(130), "SIGINT"), (SIGTERM, Int32(143), "SIGTERM")])
+    func onPostgreSQLASignalStoresThePagesInFlightAndExitsWithItsCode(signal: Int32, code: Int32, name: String) async throws {
+        guard let server = PostgresCLIServer.server() else { return }
+        try await PostgresCLIServer.withFreshDatabase { url in
+            try await NightlyHarness.with(faults: FixtureFaults(latency: 150)) { nightly in
+                nightly.usePostgres(url, on: server)
+                try await Self.signalStoresThePagesInFlight(nightly, signal: signal, code: code, name: name)
+            }
+        }
+    }
+
+    /// Interrupts a slow crawl with `signal`, then checks its exit, the pages it stored and that a resumed run finishes.
+    static func signalStoresThePagesInFlight(_ nightly: NightlyHarness, signal: Int32, code: Int32, name: String) async throws {
+        let result = try await Self.interrupt(nightly, with: [signal])
+        #expect(result.status == code, "stderr: \(result.stderr)")
+        #expect(
+            result.stderr.contains(
+                "error: Interrupted by \(name): the pages fetched so far are stored and the run is recorded as interrupted; "
+                    + "run the same command again to resume."))
+        #expect(try nightly.rows("SELECT status FROM crawl_run") == [["interrupted"]])
+        if nightly.postgres == nil { #expect(try nightly.integrity() == "ok") }
+        // Every page the server answered is stored: the requests in flight finished and were written.
+        let stored = Set(try nightly.rows("SELECT postId FROM post").map { $0[0] })
+        for target in await nightly.server.requestTargets where target.contains("/posts?") {
+            let page = try #require(Self.page(of: target, in: nightly.dataset))
+            #expect(Set(page).isSubset(of: stored), "the page \(target) was answered but not stored")
+        }
+        let (resumed, _) = try await nightly.run(["--page-size", "5", "--verify-fraction", "0"])
+        #expect(resumed.status == 0, "stderr: \(resumed.stderr)")
+        #expect(resumed.stdout.contains("resumed an interrupted run"))
+        try nightly.expectStoreHoldsTheSource()
     }
 
     @Test func aSecondSIGINTExitsAtOnceAndTheStoreStaysSound() async throws {

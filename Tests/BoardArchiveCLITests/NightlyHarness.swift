@@ -18,6 +18,8 @@ final class NightlyHarness {
     var store: String { folder.appendingPathComponent("archive.sqlite").path }
     /// The store the commands are given instead of ``store`` (a `postgres://` URL), when set.
     var storeURL: String?
+    /// The PostgreSQL test server and database of ``storeURL`` (see ``usePostgres(_:on:)``): reads go through `psql`.
+    private(set) var postgres: (server: (url: String, password: String, passwordFile: String), database: String)?
     var site: String { folder.appendingPathComponent("site").path }
 
     init(faults: FixtureFaults = .none) async throws {
@@ -45,6 +47,19 @@ final class NightlyHarness {
         try? FileManager.default.removeItem(at: folder)
     }
 
+    /// Keeps the store in the PostgreSQL database `url` of `server`: commands get its URL and password, and ``rows(_:)``
+    /// and ``livePosts()`` read it there.
+    func usePostgres(_ url: String, on server: (url: String, password: String, passwordFile: String)) {
+        storeURL = url
+        postgres = (server, String(url.split(separator: "/").last ?? ""))
+    }
+
+    /// The variables a command needs to reach the store (a PostgreSQL store's password).
+    var storeEnvironment: [String: String] {
+        guard let postgres else { return [:] }
+        return ["PGPASSWORD": postgres.server.password, "PGPASSFILE": "/dev/null"]
+    }
+
     /// Serves `dataset` from now on.
     func serve(_ dataset: FixtureDataset) async {
         self.dataset = dataset
@@ -58,7 +73,7 @@ final class NightlyHarness {
     ) {
         let before = await server.requestCount
         let full = commandLine(arguments, command: command, api: api)
-        let env = environment.merging(["BOARD_API_TOKEN": Self.token]) { mine, _ in mine }
+        let env = environment.merging(["BOARD_API_TOKEN": Self.token].merging(storeEnvironment) { $1 }) { mine, _ in mine }
         let result = try await CommandRunner.run(full, environment: env)
         return (result, await server.requestCount - before)
     }
@@ -66,7 +81,8 @@ final class NightlyHarness {
     /// Starts `boardarchive <command> --api … --store …` plus `arguments` in the background.
     func start(_ arguments: [String] = [], command: String = "crawl", environment: [String: String] = [:]) throws -> RunningCommand {
         try RunningCommand(
-            commandLine(arguments, command: command), environment: environment.merging(["BOARD_API_TOKEN": Self.token]) { mine, _ in mine })
+            commandLine(arguments, command: command),
+            environment: environment.merging(["BOARD_API_TOKEN": Self.token].merging(storeEnvironment) { $1 }) { mine, _ in mine })
     }
 
     private func commandLine(_ arguments: [String], command: String, api: URL? = nil) -> [String] {
@@ -76,6 +92,10 @@ final class NightlyHarness {
 
     /// The rows of `sql` on the store, each as text.
     func rows(_ sql: String) throws -> [[String]] {
+        if let postgres {
+            let text = try PostgresCLIServer.psql(postgres.server, sql, database: postgres.database)
+            return text.isEmpty ? [] : text.split(separator: "\n").map { $0.split(separator: "|", omittingEmptySubsequences: false).map(String.init) }
+        }
         let queue = try DatabaseQueue(path: store)
         defer { try? queue.close() }
         return try queue.read { db in
@@ -98,9 +118,16 @@ final class NightlyHarness {
         }
     }
 
-    /// The live (not gone) posts of the store, by id, as JSON text of the stored post.
+    /// The live (not gone) posts of the store, by id, as JSON text of the stored post. A PostgreSQL store is read from
+    /// a `store copy` of it into a SQLite file (the copy compares every row of both).
     func livePosts() throws -> [Int: Post] {
-        let archive = try ArchiveStore(path: store)
+        var path = store
+        if let storeURL, postgres != nil {
+            path = folder.appendingPathComponent("copy-\(UUID().uuidString).sqlite").path
+            let copied = try CommandRunner.runBlocking(["store", "copy", "--from", storeURL, "--to", path], environment: storeEnvironment)
+            #expect(copied.status == 0, "stderr: \(copied.stderr)")
+        }
+        let archive = try ArchiveStore(path: path)
         var all: [Post] = []
         try archive.forEachPost { all.append($0) }
         var posts: [Int: Post] = [:]
