@@ -2,7 +2,7 @@
 with visible focus, the 375 px layout, and the Nu HTML Checker on every page of the demo site.
 
 Screenshots at 375 px and 1280 px, light and dark, are taken on every run; with SAVE_SCREENSHOTS=1 they are written
-to docs/screenshots/ (the README shows them).
+to docs/screenshots/ (docs/site.md shows them).
 """
 
 from __future__ import annotations

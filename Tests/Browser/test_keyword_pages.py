@@ -38,7 +38,7 @@ def keyword_rows(driver, first_page_url: str) -> tuple[list[dict], int]:
         next_links = driver.find_elements(By.CSS_SELECTOR, ".pager .pager-next a[href]")
         url = next_links[0].get_attribute("href") if next_links else None
         # The front page and the archive pages (cut from the oldest end) hold at most 30; only the archive page
-        # right after the front page (the newest) may hold fewer than 30 (README, "Pages that stay put").
+        # right after the front page (the newest) may hold fewer than 30 (docs/how-it-works.md, "Pages that stay put").
         assert len(page_rows) <= PAGE_SIZE, f"{driver.current_url} has {len(page_rows)} rows"
         if url and pages > 2:
             assert len(page_rows) == PAGE_SIZE, f"{driver.current_url} is an older archive page but has {len(page_rows)} rows"

@@ -28,7 +28,7 @@ def board_page_path(board_id: int, archive_page=None) -> str:
 
 def listing_pages(archive, board_id: int):
     """The board's pages in reading order as (archive page or None, expected rows): the front page shows the notices and
-    the newest posts, 30 in all; archive pages are cut from the oldest end, 30 each but the newest (README, "Pages that
+    the newest posts, 30 in all; archive pages are cut from the oldest end, 30 each but the newest (docs/how-it-works.md, "Pages that
     stay put")."""
     order = board_order(archive, board_id)
     notices = sum(1 for post_id in order if archive.posts[post_id].post_type == "notice")

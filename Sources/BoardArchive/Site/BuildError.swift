@@ -92,7 +92,7 @@ public struct BuildError: Error, LocalizedError, Equatable, Sendable {
         case .partialNotFound(let name):
             return "Build failed: the partial \"\(name)\" used\(place) has no template file \(name).mustache; add it or fix the tag."
         case .unknownKey(let name):
-            let hint = name.hasPrefix("s.") ? "an interface string of Strings.swift" : "a key the page provides (README: Templates)"
+            let hint = name.hasPrefix("s.") ? "an interface string of Strings.swift" : "a key the page provides (docs/how-it-works.md: templates)"
             return "Build failed: the tag {{\(name)}}\(place) reads a key no page provides, so it would render as nothing; "
                 + "use \(hint) or remove the tag."
         case .assetNotFound(let path):

@@ -3,7 +3,7 @@ import Foundation
 /// One setting that a flag, a `BOARDARCHIVE_…` environment variable, `boardarchive.yaml` or its default can give.
 ///
 /// The table of every setting is ``SettingKey/all``; the file's keys, the environment variables, the starter file that
-/// `boardarchive init` writes and the README's table all come from it, so a new setting is one line there.
+/// `boardarchive init` writes and the table in docs/configuration.md all come from it, so a new setting is one line there.
 struct SettingKey: Sendable {
     /// What a value must look like; every source (flag, environment, file) is checked by the same rules.
     enum Kind: Sendable {
@@ -41,7 +41,7 @@ struct SettingKey: Sendable {
     let flag: String?
     /// The value used when no source gives one, spelt as in the file; nil when the setting has no default.
     let defaultValue: String?
-    /// One line for the starter file and the README.
+    /// One line for the starter file and docs/configuration.md.
     let help: String
     /// A value to show, commented out, in the starter file when there is no default.
     let example: String?

@@ -62,7 +62,7 @@ struct SettingsError: Error, Equatable, LocalizedError {
                 + " `boardarchive init --force` writes a starter file listing every key."
         case .unknownVariable(let suggestion):
             return "\(name) is set but is not a setting" + (suggestion.map { "; did you mean \($0)?" } ?? ";")
-                + " Unset it, or see the configuration table in the README."
+                + " Unset it, or see the table in docs/configuration.md."
         case .tokenInFile:
             return "\(name) is not a setting: the token never goes into the configuration file; "
                 + "put it in the environment variable named by api.token-env, or in the file named by api.token-file."
