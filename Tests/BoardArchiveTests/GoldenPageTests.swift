@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Testing
 
 @testable import BoardArchive
@@ -13,22 +14,57 @@ struct GoldenPageTests {
     static let goldenDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden", isDirectory: true)
     static let isRecording = ProcessInfo.processInfo.environment["RECORD_GOLDEN"] == "1"
 
-    /// Golden file name → generated page.
-    static let pages: [(golden: String, page: String)] = [
-        ("home.html", "index.html"),
-        ("board-full-page.html", "boards/1/index.html"),
-        ("board-last-partial-page.html", "boards/1/page-3.html"),
-        ("board-empty.html", "boards/2/index.html"),
-        ("post-with-table.html", "posts/301.html"),
-        ("post-reply.html", "posts/302.html"),
-        ("post-notice.html", "posts/140.html"),
+    /// The site a golden page comes from.
+    enum Site: Sendable {
+        /// The inline archive, built with the default settings.
+        case inline
+        /// The inline archive with post 303 taken down, built with a base URL (feeds with absolute links, a sitemap)
+        /// and the keyword 답글.
+        case published
+    }
+
+    /// Golden file name → generated page, and the site it comes from.
+    static let pages: [(golden: String, page: String, site: Site)] = [
+        ("home.html", "index.html", .inline),
+        ("board-full-page.html", "boards/1/index.html", .inline),
+        ("board-last-partial-page.html", "boards/1/page-3.html", .inline),
+        ("board-empty.html", "boards/2/index.html", .inline),
+        ("post-with-table.html", "posts/301.html", .inline),
+        ("post-reply.html", "posts/302.html", .inline),
+        ("post-notice.html", "posts/140.html", .inline),
+        ("tombstone.html", "posts/303.html", .published),
+        ("search.html", "search.html", .published),
+        ("keyword-index.html", "keywords/index.html", .published),
+        ("keyword-page.html", "keywords/k-eb8bb5eab880.html", .published),
+        ("feed-archive.xml", "feed.xml", .published),
+        ("feed-board.xml", "boards/3/feed.xml", .published),
+        ("sitemap.xml", "sitemap.xml", .published),
     ]
+
+    /// Builds `site` into a new folder and returns the folder.
+    static func build(_ site: Site, name: String) async throws -> URL {
+        let output = try SiteFixture.temporaryDirectory("golden-\(name)").appendingPathComponent("site")
+        let store = try SiteFixture.store()
+        switch site {
+        case .inline:
+            try await SiteFixture.build(store, into: output)
+        case .published:
+            _ = try store.redact(RedactionRequest(target: .post(303), reason: "asked by the writer"), at: SiteFixture.now)
+            var configuration = BuildConfiguration(
+                outputDirectory: output, templatesDirectory: SiteFixture.templatesDirectory, now: SiteFixture.now, timeZone: SiteFixture.seoul,
+                keywords: ["답글"])
+            configuration.baseURL = URL(string: "https://archive.example/board/")
+            _ = try await SiteBuilder(
+                configuration: configuration, store: store, logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+            ).build()
+        }
+        return output
+    }
 
     @Test("every page kind matches its golden file", arguments: pages.map(\.golden))
     func pageMatchesGolden(golden: String) async throws {
-        let page = try #require(Self.pages.first { $0.golden == golden }?.page)
-        let output = try SiteFixture.temporaryDirectory("golden-\(golden)").appendingPathComponent("site")
-        try await SiteFixture.build(try SiteFixture.store(), into: output)
+        let (page, site) = try #require(Self.pages.first { $0.golden == golden }.map { ($0.page, $0.site) })
+        let output = try await Self.build(site, name: golden)
         let actual = try SiteFixture.text(page, in: output)
         let goldenURL = Self.goldenDirectory.appendingPathComponent(golden)
         if Self.isRecording {
@@ -79,5 +115,21 @@ struct GoldenPageTests {
         // Notices first (newest first), then the others newest first.
         let ids = full.matches(of: #/data-post-id="(\d+)"/#).map { Int($0.output.1) ?? 0 }
         #expect(Array(ids.prefix(4)) == [120, 140, 160, 101])
+        // The taken-down post: a tombstone with its date, never its title; out of the sitemap, the keyword page and
+        // the feeds (its title holds the keyword 답글).
+        let tombstone = try golden("tombstone.html")
+        #expect(tombstone.contains("class=\"post tombstone\"") && tombstone.contains("<meta name=\"robots\" content=\"noindex"))
+        #expect(!tombstone.contains("원글이 없는 답글"))
+        #expect(!(try golden("sitemap.xml")).contains("posts/303.html"))
+        #expect(try golden("sitemap.xml").contains("<loc>https://archive.example/board/posts/302.html</loc>"))
+        let keyword = try golden("keyword-page.html")
+        #expect(keyword.contains("../posts/302.html") && !keyword.contains("posts/303.html"))
+        #expect(try golden("keyword-index.html").contains("href=\"k-eb8bb5eab880.html\""))
+        for feed in ["feed-archive.xml", "feed-board.xml"] {
+            let text = try golden(feed)
+            #expect(text.contains("<feed xmlns=\"http://www.w3.org/2005/Atom\"") && !text.contains("posts/303.html"), "\(feed)")
+            #expect(text.contains("href=\"https://archive.example/board/posts/302.html\""), "\(feed)")
+        }
+        #expect(try golden("search.html").contains("id=\"search-form\""))
     }
 }
