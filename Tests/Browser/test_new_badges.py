@@ -11,7 +11,7 @@ import datetime as dt
 
 import pytest
 
-from browser_support import file_url, listing_rows, local_day, short_label, today
+from browser_support import TIME_ZONE, file_url, listing_rows, local_day, short_label, today
 
 
 def pages_listing(site, post_ids: set[int]) -> list[str]:
@@ -99,3 +99,34 @@ def test_badges_for_todays_posts_remain_on_the_fresh_site_with_javascript(driver
     assert not problems, "badges of today's posts are wrong on the fresh site:\n" + "\n".join(problems)
     driver.get(file_url(demo_site.page(pages[1] if len(pages) > 1 else pages[0])))
     assert any(row["badge"] for row in listing_rows(driver)), "no new badge is shown for today's posts"
+
+
+def test_search_rows_carry_the_badges_and_date_labels_of_the_board_pages(driver, past_site, archive):
+    """search.js builds its rows' dates with site.js's date module: the same badges and labels, for the reader's day."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    reader_day = today()
+    driver.get(file_url(past_site.page("search.html")) + "?q=%EC%9D%B4&target=all")
+    WebDriverWait(driver, 15).until(
+        lambda browser: browser.find_element("id", "search-app").get_attribute("data-ready"),
+        message="the search did not finish",
+    )
+    rows = [row for row in listing_rows(driver) if row["tag"] == "tr"]
+    assert rows, "the search for 이 shows no rows"
+    problems = []
+    for row in rows:
+        post = archive.posts[row["id"]]
+        should_badge = local_day(post.created_at) == reader_day
+        if row["badge"] != should_badge:
+            problems.append(f"post {post.post_id} badge={row['badge']}, expected {should_badge}")
+        if row["label"] != short_label(post.created_at, reader_day):
+            problems.append(f"post {post.post_id} label {row['label']!r}, expected {short_label(post.created_at, reader_day)!r}")
+    titles = driver.execute_script(
+        "return Array.from(document.querySelectorAll('#search-results time')).map(function (t) { return t.title; });")
+    for row, title in zip(rows, titles):
+        created = dt.datetime.fromtimestamp(archive.posts[row["id"]].created_at, TIME_ZONE)
+        if title != created.strftime("%Y-%m-%d %H:%M:%S"):
+            problems.append(f"post {row['id']} title {title!r}, expected {created:%Y-%m-%d %H:%M:%S}")
+    if today() != reader_day:
+        pytest.skip("the reader's day changed during the test (midnight in Asia/Seoul); run it again")
+    assert not problems, "search rows disagree with the board pages' dates:\n" + "\n".join(problems)

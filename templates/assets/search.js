@@ -630,25 +630,6 @@
   window.BoardArchiveSearch.matchRanges = function (value, words, reference) { return matchRanges(segmentMap(value, reference), words); };
   window.BoardArchiveSearch.snippet = snippet;
 
-  /* ---- Dates (the archive's time zone, the reader's clock), as site.js does ------------------------- */
-  var zone = document.body.getAttribute('data-tz') || 'UTC';
-  var fallbackOffset = parseInt(document.body.getAttribute('data-tz-offset') || '0', 10) || 0;
-  var formatter = null;
-  try {
-    formatter = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' });
-  } catch (e) { formatter = null; }
-  function localParts(date) {
-    if (formatter && formatter.formatToParts) {
-      var parts = Object.create(null);
-      formatter.formatToParts(date).forEach(function (p) { parts[p.type] = p.value; });
-      return { y: +parts.year, m: +parts.month, d: +parts.day, hh: (+parts.hour) % 24, mm: +parts.minute, ss: +parts.second };
-    }
-    var s = new Date(date.getTime() + fallbackOffset * 60000);
-    return { y: s.getUTCFullYear(), m: s.getUTCMonth() + 1, d: s.getUTCDate(), hh: s.getUTCHours(), mm: s.getUTCMinutes(), ss: s.getUTCSeconds() };
-  }
-  function pad(v, w) { v = String(v); while (v.length < (w || 2)) { v = '0' + v; } return v; }
-  function isoOf(seconds) { return new Date(seconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z'); }
-
   /* ---- The page ------------------------------------------------------------------------------------ */
   function byId(id) { return document.getElementById(id); }
   var form = byId('search-form'), input = byId('search-query'), targetSelect = byId('search-target'), boardSelect = byId('search-board');
@@ -747,8 +728,9 @@
     row.setAttribute('data-post-id', String(postId));
     row.setAttribute('data-post-type', type);
     row.setAttribute('data-fresh', '');
-    var local = localParts(created), today = localParts(new Date());
-    var isToday = local.y === today.y && local.m === today.m && local.d === today.d;
+    // Dates in the archive's time zone against the reader's clock, by site.js's date module (loaded first by the layout).
+    var dates = window.BoardArchiveDates, local = dates.localParts(created), today = dates.localParts(new Date());
+    var isToday = dates.sameDay(local, today);
 
     var titleCell = element('td', 'post-title');
     var slot = element('span', 'badge-slot');
@@ -776,10 +758,10 @@
     row.appendChild(writerCell);
 
     var dateCell = element('td', 'post-date');
-    var time = element('time', '', isToday ? pad(local.hh) + ':' + pad(local.mm) : pad(local.y % 100) + '-' + pad(local.m) + '-' + pad(local.d));
-    time.setAttribute('datetime', isoOf(field(record, 'created')));
+    var time = element('time', '', dates.shortLabel(local, today));
+    time.setAttribute('datetime', dates.iso(field(record, 'created')));
     time.setAttribute('data-format', 'short');
-    time.title = pad(local.y, 4) + '-' + pad(local.m) + '-' + pad(local.d) + ' ' + pad(local.hh) + ':' + pad(local.mm) + ':' + pad(local.ss);
+    time.title = dates.fullLabel(local);
     dateCell.appendChild(time);
     row.appendChild(dateCell);
     row.appendChild(element('td', 'post-views', String(field(record, 'views'))));

@@ -17,7 +17,8 @@
   var formatter = null;
   try {
     formatter = new Intl.DateTimeFormat('en-US', {
-      timeZone: zone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit'
+      timeZone: zone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit',
+      second: '2-digit'
     });
     if (typeof formatter.formatToParts !== 'function') { formatter = null; }
   } catch (error) {
@@ -30,18 +31,42 @@
       var parts = {};
       var list = formatter.formatToParts(date);
       for (var i = 0; i < list.length; i++) { parts[list[i].type] = list[i].value; }
-      return { y: +parts.year, m: +parts.month, d: +parts.day, hh: (+parts.hour) % 24, mm: +parts.minute };
+      return { y: +parts.year, m: +parts.month, d: +parts.day, hh: (+parts.hour) % 24, mm: +parts.minute, ss: +parts.second };
     }
     var shifted = new Date(date.getTime() + fallbackOffset * 60000);
     return {
       y: shifted.getUTCFullYear(), m: shifted.getUTCMonth() + 1, d: shifted.getUTCDate(),
-      hh: shifted.getUTCHours(), mm: shifted.getUTCMinutes()
+      hh: shifted.getUTCHours(), mm: shifted.getUTCMinutes(), ss: shifted.getUTCSeconds()
     };
   }
 
-  function pad(value) { return (value < 10 ? '0' : '') + value; }
+  /* value in decimal, zero-padded to width digits (2 by default). */
+  function pad(value, width) {
+    var text = String(value);
+    while (text.length < (width || 2)) { text = '0' + text; }
+    return text;
+  }
 
   function sameDay(a, b) { return a.y === b.y && a.m === b.m && a.d === b.d; }
+
+  /* A row's date label, as the build writes it: HH:mm for a post of today, yy-MM-dd otherwise. */
+  function shortLabel(local, today) {
+    return sameDay(local, today) ? pad(local.hh) + ':' + pad(local.mm) : pad(local.y % 100) + '-' + pad(local.m) + '-' + pad(local.d);
+  }
+
+  /* The one date module of the site's scripts: search.js builds its rows' dates and badges with it. */
+  window.BoardArchiveDates = {
+    localParts: localParts,
+    sameDay: sameDay,
+    pad: pad,
+    shortLabel: shortLabel,
+    /* yyyy-MM-dd HH:mm:ss, a time element's title. */
+    fullLabel: function (local) {
+      return pad(local.y, 4) + '-' + pad(local.m) + '-' + pad(local.d) + ' ' + pad(local.hh) + ':' + pad(local.mm) + ':' + pad(local.ss);
+    },
+    /* Seconds since 1970 as an ISO 8601 instant without milliseconds (a time element's datetime). */
+    iso: function (seconds) { return new Date(seconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z'); }
+  };
 
   function parse(element) {
     var text = element && element.getAttribute('datetime');
@@ -57,10 +82,7 @@
   for (var t = 0; t < times.length; t++) {
     var date = parse(times[t]);
     if (!date) { continue; }
-    var local = localParts(date);
-    times[t].textContent = sameDay(local, today)
-      ? pad(local.hh) + ':' + pad(local.mm)
-      : pad(local.y % 100) + '-' + pad(local.m) + '-' + pad(local.d);
+    times[t].textContent = shortLabel(localParts(date), today);
   }
 
   /* New badges: present exactly when the row's first <time> is today. */
