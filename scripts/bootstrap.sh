@@ -29,7 +29,7 @@ if [ "$bench" = 1 ]; then
     packages+=(hugo time)
 fi
 if [ "$postgres" = 1 ]; then
-    packages+=(postgresql)
+    packages+=(postgresql openssl)
 fi
 missing=()
 for package in "${packages[@]}"; do
