@@ -33,6 +33,25 @@ struct PostgresFaultTests {
         }
     }
 
+    /// Starts a private server (`scripts/postgres-server.sh COMMAND`, `start` or `start-tls`) with its env file in a new
+    /// folder named after `prefix`, runs `body` with the env file and the folder, and stops the server and removes the
+    /// folder on every path.
+    static func withPrivateServer(
+        _ prefix: String, command: String = "start", _ body: (_ envfile: String, _ folder: URL) async throws -> Void
+    ) async throws {
+        let folder = try CommandRunner.temporaryFolder(prefix)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let envfile = folder.appendingPathComponent("pg.env").path
+        #expect(try await server(command, envfile) == 0)
+        do {
+            try await body(envfile, folder)
+        } catch {
+            _ = try? await server("stop", envfile)
+            throw error
+        }
+        #expect(try await server("stop", envfile) == 0)
+    }
+
     /// The variables a started server wrote, by name.
     static func variables(_ envfile: String) throws -> [String: String] {
         var variables: [String: String] = [:]
@@ -44,17 +63,9 @@ struct PostgresFaultTests {
     }
 
     @Test func aServerRestartInTheMiddleOfABuildIsOneSentenceAndThePreviousSiteStays() async throws {
-        let folder = try CommandRunner.temporaryFolder("boardarchive-pg-fault")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let envfile = folder.appendingPathComponent("pg.env").path
-        #expect(try await Self.server("start", envfile) == 0)
-        do {
+        try await Self.withPrivateServer("boardarchive-pg-fault") { envfile, folder in
             try await Self.buildThroughARestart(envfile: envfile, folder: folder)
-        } catch {
-            _ = try? await Self.server("stop", envfile)
-            throw error
         }
-        #expect(try await Self.server("stop", envfile) == 0)
     }
 
     /// The body of the test above, on a started server.
@@ -97,17 +108,9 @@ struct PostgresFaultTests {
     }
 
     @Test func aServerRestartInTheMiddleOfACrawlReconnectsAndLosesNothing() async throws {
-        let folder = try CommandRunner.temporaryFolder("boardarchive-pg-crawl-fault")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let envfile = folder.appendingPathComponent("pg.env").path
-        #expect(try await Self.server("start", envfile) == 0)
-        do {
+        try await Self.withPrivateServer("boardarchive-pg-crawl-fault") { envfile, _ in
             try await Self.crawlThroughARestart(envfile: envfile)
-        } catch {
-            _ = try? await Self.server("stop", envfile)
-            throw error
         }
-        #expect(try await Self.server("stop", envfile) == 0)
     }
 
     /// The body of the test above, on a started server.

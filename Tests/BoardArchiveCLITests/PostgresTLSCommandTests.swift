@@ -7,17 +7,9 @@ import Testing
 @Suite("PostgreSQL over TLS end to end", .serialized)
 struct PostgresTLSCommandTests {
     @Test func aStoreReachedOverTLSWorksAndEveryWrongSettingIsOneSentence() async throws {
-        let folder = try CommandRunner.temporaryFolder("boardarchive-pg-tls")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let envfile = folder.appendingPathComponent("pg.env").path
-        #expect(try await PostgresFaultTests.server("start-tls", envfile) == 0)
-        do {
+        try await PostgresFaultTests.withPrivateServer("boardarchive-pg-tls", command: "start-tls") { envfile, folder in
             try await Self.connectOverTLS(envfile: envfile, folder: folder)
-        } catch {
-            _ = try? await PostgresFaultTests.server("stop", envfile)
-            throw error
         }
-        #expect(try await PostgresFaultTests.server("stop", envfile) == 0)
     }
 
     static func connectOverTLS(envfile: String, folder: URL) async throws {
