@@ -5,7 +5,7 @@ import GRDB
 import Testing
 
 /// Nightly runs of `boardarchive crawl` / `export`: incremental reads, the fallback full pass, the verification rota
-/// and `--full`, with requests counted at the fixture server.
+/// and `--full`, with requests counted at the fixture server; the rota and `--full` on PostgreSQL too.
 @Suite("Nightly crawl end to end", .serialized)
 struct NightlyCrawlCommandTests {
     /// The bundled demo: 6 boards (one empty, one of 137 posts, one of 31).
@@ -103,42 +103,69 @@ struct NightlyCrawlCommandTests {
     }
 
     @Test func anEditAndADeletionDeepInABoardAreFoundWithinTheRota() async throws {
-        try await NightlyHarness.with { nightly in
-            #expect(try await nightly.run().0.status == 0)
-            let (changed, edited, deleted) = try Self.deepChanges(to: nightly.dataset)
-            await nightly.serve(changed)
-            let expected = try #require(changed.posts.first { $0.postId == edited })
-            var foundEdit: Int?
-            var foundDeletion: Int?
-            // --verify-fraction 1/4: ⌈1 / F⌉ = 4 runs re-read the whole board.
-            for run in 1...4 {
-                let (result, _) = try await nightly.run(["--verify-fraction", "1/4"])
-                #expect(result.status == 0, "stderr: \(result.stderr)")
-                let live = try nightly.livePosts()
-                if foundEdit == nil, live[edited] == expected { foundEdit = run }
-                if foundDeletion == nil, live[deleted] == nil { foundDeletion = run }
+        try await NightlyHarness.with { nightly in try await Self.editAndDeletionFoundWithinTheRota(nightly) }
+    }
+
+    @Test func onPostgreSQLAnEditAndADeletionDeepInABoardAreFoundWithinTheRota() async throws {
+        guard let server = PostgresCLIServer.server() else { return }
+        try await PostgresCLIServer.withFreshDatabase { url in
+            try await NightlyHarness.with { nightly in
+                nightly.usePostgres(url, on: server)
+                try await Self.editAndDeletionFoundWithinTheRota(nightly)
             }
-            #expect(foundEdit != nil)
-            #expect(foundDeletion != nil)
-            // Not all at once: the first run reads only the first part.
-            #expect(foundEdit != 1 || foundDeletion != 1)
-            try nightly.expectStoreHoldsTheSource()
-            let parts = try ArchiveStore(path: nightly.store).verifiedParts(ofBoard: NightlyHarness.bigBoard)
-            #expect(parts.map(\.fromOldest) == [0, 35, 70, 105])
         }
     }
 
-    @Test func fullFindsEverythingAtOnce() async throws {
-        try await NightlyHarness.with { nightly in
-            #expect(try await nightly.run().0.status == 0)
-            let (changed, _, _) = try Self.deepChanges(to: nightly.dataset)
-            await nightly.serve(changed)
-            let (result, _) = try await nightly.run(["--full"])
+    /// Four runs at `--verify-fraction 1/4` find an edit and a deletion deep in the big board, not both in the first.
+    static func editAndDeletionFoundWithinTheRota(_ nightly: NightlyHarness) async throws {
+        #expect(try await nightly.run().0.status == 0)
+        let (changed, edited, deleted) = try Self.deepChanges(to: nightly.dataset)
+        await nightly.serve(changed)
+        let expected = try #require(changed.posts.first { $0.postId == edited })
+        var foundEdit: Int?
+        var foundDeletion: Int?
+        // --verify-fraction 1/4: ⌈1 / F⌉ = 4 runs re-read the whole board.
+        for run in 1...4 {
+            let (result, _) = try await nightly.run(["--verify-fraction", "1/4"])
             #expect(result.status == 0, "stderr: \(result.stderr)")
-            #expect(result.stdout.contains("(1 new, 1 changed, 1 gone)"))
-            #expect(result.stdout.contains("board \(NightlyHarness.bigBoard): full pass (--full), 6 requests"))
-            try nightly.expectStoreHoldsTheSource()
+            let live = try nightly.livePosts()
+            if foundEdit == nil, live[edited] == expected { foundEdit = run }
+            if foundDeletion == nil, live[deleted] == nil { foundDeletion = run }
         }
+        #expect(foundEdit != nil)
+        #expect(foundDeletion != nil)
+        // Not all at once: the first run reads only the first part.
+        #expect(foundEdit != 1 || foundDeletion != 1)
+        try nightly.expectStoreHoldsTheSource()
+        let parts = try nightly.rows("SELECT fromOldest FROM verified_part WHERE boardId = \(NightlyHarness.bigBoard) ORDER BY fromOldest")
+        #expect(parts == [["0"], ["35"], ["70"], ["105"]])
+        if nightly.postgres == nil { #expect(try nightly.integrity() == "ok") }
+    }
+
+    @Test func fullFindsEverythingAtOnce() async throws {
+        try await NightlyHarness.with { nightly in try await Self.fullFindsEverything(nightly) }
+    }
+
+    @Test func onPostgreSQLFullFindsEverythingAtOnce() async throws {
+        guard let server = PostgresCLIServer.server() else { return }
+        try await PostgresCLIServer.withFreshDatabase { url in
+            try await NightlyHarness.with { nightly in
+                nightly.usePostgres(url, on: server)
+                try await Self.fullFindsEverything(nightly)
+            }
+        }
+    }
+
+    /// `--full` finds the deep edit, deletion and insertion in one run.
+    static func fullFindsEverything(_ nightly: NightlyHarness) async throws {
+        #expect(try await nightly.run().0.status == 0)
+        let (changed, _, _) = try Self.deepChanges(to: nightly.dataset)
+        await nightly.serve(changed)
+        let (result, _) = try await nightly.run(["--full"])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.stdout.contains("(1 new, 1 changed, 1 gone)"))
+        #expect(result.stdout.contains("board \(NightlyHarness.bigBoard): full pass (--full), 6 requests"))
+        try nightly.expectStoreHoldsTheSource()
     }
 
     @Test func jsonLogsEndWithOneSummaryObject() async throws {

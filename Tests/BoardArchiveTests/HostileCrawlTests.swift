@@ -1,12 +1,12 @@
 import FixtureAPI
 import Foundation
-import GRDB
 import Testing
 
 @testable import BoardArchive
 
 /// Hostile and malformed listings over real HTTP (the fixture server sends the exact item JSON given): nothing is lost
-/// silently, nothing crashes, and every refusal names the post, the field or the boards.
+/// silently, nothing crashes, and every refusal names the post, the field or the boards; on both stores (SQLite and
+/// PostgreSQL).
 @Suite("Hostile listings over HTTP")
 struct HostileCrawlTests {
     static func board(_ id: Int, _ name: String = "게시판") -> String {
@@ -38,16 +38,19 @@ struct HostileCrawlTests {
 
     // MARK: Defect 2: a post listed under another board than its boardId
 
-    @Test func aPostListedUnderAnotherBoardIsStoredUnderTheListingBoardWithAWarning() async throws {
-        let store = try ArchiveStore.inMemory()
+    @Test(arguments: StoreBackend.allCases)
+    func aPostListedUnderAnotherBoardIsStoredUnderTheListingBoardWithAWarning(backend: StoreBackend) async throws {
+        let test = try TestStore(backend)
+        defer { test.remove() }
+        let store = test.database
         let listings = FixtureRawListings(
             boards: [Self.board(1), Self.board(2)],
             posts: [1: [Self.post(11, board: 1), Self.post(12, board: 2), Self.post(13, board: 99)], 2: [Self.post(21, board: 2)]])
         let (result, logs) = try await Self.crawl(listings, into: store)
         let report = try result.get()
         #expect(report.posts == 4)
-        #expect(try store.posts(inBoard: 1).map(\.postId).sorted() == [11, 12, 13])
-        #expect(try store.posts(inBoard: 2).map(\.postId) == [21])
+        #expect(try store.publishedPosts(inBoard: 1).map(\.postId).sorted() == [11, 12, 13])
+        #expect(try store.publishedPosts(inBoard: 2).map(\.postId) == [21])
         #expect(try store.postCount() == 4)
         for (post, named) in [(12, 2), (13, 99)] {
             #expect(
@@ -84,13 +87,16 @@ struct HostileCrawlTests {
         ("postType", { post(1, board: 1, extra: #","postType":"\#($0)""#) }, { $0.unknownPostType }),
     ]
 
-    @Test(arguments: textFields.indices)
-    func aNULInAnyPostTextFieldIsReplacedAndTheRestKept(field: Int) async throws {
-        let store = try ArchiveStore.inMemory()
+    /// SQLite would cut the text at the NUL and PostgreSQL's TEXT refuses it: both stores keep U+FFFD in its place.
+    @Test(arguments: StoreBackend.allCases, textFields.indices)
+    func aNULInAnyPostTextFieldIsReplacedAndTheRestKept(backend: StoreBackend, field: Int) async throws {
+        let test = try TestStore(backend)
+        defer { test.remove() }
+        let store = test.database
         let (result, _) = try await Self.crawl(
             FixtureRawListings(boards: [Self.board(1)], posts: [1: [Self.textFields[field].json(#"nul\u0000title 뒤"#)]]), into: store)
         _ = try result.get()
-        let post = try #require(try store.post(id: 1))
+        let post = try #require(try store.publishedPost(id: 1))
         #expect(Self.textFields[field].stored(post) == "nul\u{FFFD}title 뒤", "field \(Self.textFields[field].name)")
         // The row itself, read with plain SQL: no NUL, nothing cut.
         let column =
@@ -99,27 +105,35 @@ struct HostileCrawlTests {
                 "writer.profileImage": "writerProfileImage", "contents": "contents", "boardDisplayName": "boardDisplayName",
                 "postType": "rawPostType",
             ][Self.textFields[field].name] ?? ""
-        let stored = try store.read { db in try String.fetchOne(db, sql: "SELECT \(column) FROM post WHERE postId = 1") }
+        let stored = try store.readOnly { try $0.value("SELECT \(column) FROM post WHERE postId = 1")?.string }
         #expect(stored == "nul\u{FFFD}title 뒤")
     }
 
-    @Test func aNULInABoardsTextFieldsIsReplacedAndTheRestKept() async throws {
-        let store = try ArchiveStore.inMemory()
+    @Test(arguments: StoreBackend.allCases)
+    func aNULInABoardsTextFieldsIsReplacedAndTheRestKept(backend: StoreBackend) async throws {
+        let test = try TestStore(backend)
+        defer { test.remove() }
+        let store = test.database
         let board = #"{"boardId":1,"displayName":"a\u0000b","boardType":"c\u0000d","orderNo":1}"#
         _ = try await Self.crawl(FixtureRawListings(boards: [board], posts: [1: []]), into: store).0.get()
-        let stored = try #require(try store.boards().first)
+        let stored = try #require(try store.snapshot(pseudonyms: nil).boards().first)
         #expect(stored.displayName == "a\u{FFFD}b")
         #expect(stored.boardType == "c\u{FFFD}d")
     }
 
     // MARK: Defect 7: ids beyond 2^53 − 1
 
-    @Test(arguments: [
-        ("postId", post(9_007_199_254_740_993, board: 1)), ("boardId", post(5, board: 9_007_199_254_740_992)),
-        ("parentPostId", post(5, board: 1, extra: #","parentPostId":-9007199254740993"#)),
-    ])
-    func aPostIdBeyondTwoToThe53IsRefusedNamingTheField(field: String, item: String) async throws {
-        let store = try ArchiveStore.inMemory()
+    @Test(
+        arguments: StoreBackend.allCases,
+        [
+            ("postId", post(9_007_199_254_740_993, board: 1)), ("boardId", post(5, board: 9_007_199_254_740_992)),
+            ("parentPostId", post(5, board: 1, extra: #","parentPostId":-9007199254740993"#)),
+        ])
+    func aPostIdBeyondTwoToThe53IsRefusedNamingTheField(backend: StoreBackend, refused: (field: String, item: String)) async throws {
+        let (field, item) = refused
+        let test = try TestStore(backend)
+        defer { test.remove() }
+        let store = test.database
         let (result, _) = try await Self.crawl(FixtureRawListings(boards: [Self.board(1)], posts: [1: [Self.post(4, board: 1), item]]), into: store)
         guard case .failure(let error) = result, let crawlError = error as? CrawlError,
             case .undecodableItem(let board, _, _, let named, let detail) = crawlError.reason
@@ -134,21 +148,28 @@ struct HostileCrawlTests {
         #expect(try store.postCount() == 0, "the page holding the refused post is not stored")
     }
 
-    @Test func aBoardIdBeyondTwoToThe53IsRefused() async throws {
-        let store = try ArchiveStore.inMemory()
+    @Test(arguments: StoreBackend.allCases)
+    func aBoardIdBeyondTwoToThe53IsRefused(backend: StoreBackend) async throws {
+        let test = try TestStore(backend)
+        defer { test.remove() }
+        let store = test.database
         let (result, _) = try await Self.crawl(FixtureRawListings(boards: [Self.board(9_007_199_254_740_993)], posts: [:]), into: store)
         guard case .failure(let error as CrawlError) = result, case .undecodableItem(_, _, _, "boardId", _) = error.reason else {
             Issue.record("expected the board id refused, got \(result)")
             return
         }
-        #expect(try store.boards().isEmpty)
+        #expect(try store.snapshot(pseudonyms: nil).boards().isEmpty)
     }
 
-    @Test func theLargestSafeIdIsKept() async throws {
-        let store = try ArchiveStore.inMemory()
+    @Test(arguments: StoreBackend.allCases)
+    func theLargestSafeIdIsKept(backend: StoreBackend) async throws {
+        let test = try TestStore(backend)
+        defer { test.remove() }
+        let store = test.database
         _ = try await Self.crawl(
             FixtureRawListings(boards: [Self.board(1)], posts: [1: [Self.post(9_007_199_254_740_991, board: 1)]]), into: store
         ).0.get()
-        #expect(try store.postIDs() == [9_007_199_254_740_991])
+        #expect(try store.readOnly { try $0.integers("SELECT postId FROM post ORDER BY postId") } == [9_007_199_254_740_991])
+        #expect(try store.publishedPost(id: 9_007_199_254_740_991)?.postId == 9_007_199_254_740_991)
     }
 }
