@@ -33,6 +33,9 @@ struct RedactCommand: AsyncParsableCommand {
                 print(
                     "Redaction \(redaction.id): \(Self.what(redaction)), \(redaction.mode.rawValue), \(Self.posts(redaction.postCount))\(purged). "
                         + "Run boardarchive build to publish it.")
+                if request.purge, let leftovers = archive.purgeLeftovers {
+                    print("Purged from the tables, but \(leftovers); see docs/postgresql.md.")
+                }
             }
         } catch {
             throw exitWithError(error)

@@ -115,6 +115,8 @@ struct RedactCommandTests {
             ["redact", "--post", "\(post.postId)", "--purge", "--reason", "erasure request 2026-11", "--store", store])
         #expect(redactPost.status == 0, "stderr: \(redactPost.stderr)")
         #expect(redactPost.stdout.contains("Redaction 1: post \(post.postId), remove, 1 post; purged from the store."))
+        // A SQLite file keeps no byte of it: nothing more to say.
+        #expect(!redactPost.stdout.contains("may stay"), "\(redactPost.stdout)")
         let redactWriter = try await CommandRunner.run(
             ["redact", "--writer", "  alice   KIM ", "--purge", "--reason", "left the board", "--store", store])
         #expect(redactWriter.status == 0, "stderr: \(redactWriter.stderr)")
@@ -150,6 +152,32 @@ struct RedactCommandTests {
         _ = try await crawlAndBuild()
         #expect(try String(contentsOf: postPage, encoding: .utf8).contains(post.title))
         #expect(try Self.traces(of: [writer] + aliceEmails.sorted(), under: site) == [])
+    }
+
+    @Test("redact --purge on PostgreSQL purges the row and says where the old text may still be")
+    func purgeOnPostgreSQLSaysWhatStays() async throws {
+        guard let server = PostgresCLIServer.server() else { return }
+        try await PostgresCLIServer.withFreshDatabase { url in
+            let folder = try CommandRunner.temporaryFolder("boardarchive-pg-purge")
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let environment = ["PGPASSWORD": server.password, "PGPASSFILE": "/dev/null"]
+            let database = String(url.split(separator: "/").last ?? "")
+            let demo = try await CommandRunner.run(
+                ["demo", "--out", folder.appendingPathComponent("site").path, "--store", url], environment: environment)
+            #expect(demo.status == 0, "stderr: \(demo.stderr)")
+            let id = try PostgresCLIServer.psql(server, "SELECT postId FROM post WHERE title <> '' ORDER BY postId LIMIT 1", database: database)
+            let redact = try await CommandRunner.run(
+                ["redact", "--post", id, "--purge", "--reason", "erasure request", "--store", url], environment: environment)
+            #expect(redact.status == 0, "stderr: \(redact.stderr)")
+            #expect(redact.stdout.contains("Redaction 1: post \(id), remove, 1 post; purged from the store."), "\(redact.stdout)")
+            #expect(
+                redact.stdout.contains("Purged from the tables, but on PostgreSQL the old text may stay in the table's freed space")
+                    && redact.stdout.contains("in the WAL until the server recycles it, in base backups and WAL archives, and on replicas"),
+                "\(redact.stdout)")
+            let row = try PostgresCLIServer.psql(
+                server, "SELECT title, contents, writerName, raw, purged FROM post WHERE postId = \(id)", database: database)
+            #expect(row == "|||{}|2", "the purged row keeps no text: \(row)")
+        }
     }
 
     @Test("build --pseudonymize-writers takes its key from a file or BOARDARCHIVE_PSEUDONYM_KEY, never the command line")

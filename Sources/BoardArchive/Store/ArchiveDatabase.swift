@@ -33,6 +33,10 @@ public protocol ArchiveDatabase: AnyObject, Sendable {
 
     /// After a purge: what the database can do so that no byte of what was purged stays in its files.
     func wipeFreedSpace() throws
+
+    /// Where purged text may still be after ``wipeFreedSpace()``, in one clause for `redact` to say; nil when the
+    /// store's own files keep no byte of it (SQLite's `secure_delete` and `VACUUM`).
+    var purgeLeftovers: String? { get }
 }
 
 /// A lock two crawls of one archive take so that they never work on the same thing at once: a crawl run (so that a

@@ -22,6 +22,8 @@ extension ArchiveStore: ArchiveDatabase {
 
     /// Rewrites the store file without free pages and empties its WAL, so that no byte of a purged post survives in
     /// either (`secure_delete` is on for every connection, so freed cells are zeroed too).
+    public var purgeLeftovers: String? { nil }
+
     public func wipeFreedSpace() throws {
         do {
             try writer.writeWithoutTransaction { db in

@@ -59,6 +59,11 @@ extension PostgresArchive: ArchiveDatabase {
     /// What a purge can do on PostgreSQL: `VACUUM` the post table, so that the rows the purge replaced are freed and
     /// their space reused (``redact`` documents what stays: WAL until recycled, backups, replicas, freed pages until
     /// overwritten).
+    public var purgeLeftovers: String? {
+        "on PostgreSQL the old text may stay in the table's freed space until it is overwritten (VACUUM FULL post rewrites "
+            + "the table), in the WAL until the server recycles it, in base backups and WAL archives, and on replicas"
+    }
+
     public func wipeFreedSpace() throws {
         try execute("VACUUM post")
     }
