@@ -25,8 +25,8 @@ enum TestKillHook {
         }
     }
 
-    /// A shareable counter of matching events.
-    private final class Counter: Sendable {
+    /// A shareable counter of matching events (the build's pause hook counts with it too).
+    final class Counter: Sendable {
         private let value = Atomic<Int>(0)
         func increment() -> Int { value.add(1, ordering: .sequentiallyConsistent).newValue }
     }

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// A test-only hook: `BOARDARCHIVE_TEST_BUILD_PAUSE_MS=<n>` makes a build sleep n milliseconds once its first board is
 /// finished, so that a test can let a crawl commit pages in the middle of a build's reads and check that the build
@@ -10,15 +9,9 @@ enum TestPauseHook {
     /// The build meter's board observer for `environment`: one that pauses after the first board, or one that does nothing.
     static func observer(_ environment: [String: String]) -> @Sendable (Int) -> Void {
         guard let milliseconds = environment[variable].flatMap(Int.init), milliseconds > 0 else { return { _ in } }
-        let once = Once()
+        let finished = TestKillHook.Counter()
         return { _ in
-            if once.take() { Thread.sleep(forTimeInterval: Double(milliseconds) / 1000) }
+            if finished.increment() == 1 { Thread.sleep(forTimeInterval: Double(milliseconds) / 1000) }
         }
-    }
-
-    /// True for the first caller only.
-    private final class Once: Sendable {
-        private let flag = Atomic<Bool>(true)
-        func take() -> Bool { flag.exchange(false, ordering: .sequentiallyConsistent) }
     }
 }

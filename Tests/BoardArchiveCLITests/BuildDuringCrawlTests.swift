@@ -9,12 +9,9 @@ import Testing
 /// PostgreSQL one read-only REPEATABLE READ transaction.
 @Suite("A build during a crawl", .serialized)
 struct BuildDuringCrawlTests {
-    /// How a test reaches the store of one backend: the rows of a statement, the page commits in commit order, and a
-    /// copy of the finished store cut back to the posts a build saw.
+    /// What differs between the backends: the page commits in commit order, and a copy of the finished store cut back
+    /// to the posts a build saw. The harness runs the commands and reads rows on either.
     struct Backend {
-        let store: String
-        let environment: [String: String]
-        let rows: (String) throws -> [[String]]
         /// The post ids of every page checkpoint, in the order the pages were committed.
         let commits: () throws -> [String]
         /// A copy of the finished store holding only `posts`, as a `--store` argument.
@@ -24,7 +21,6 @@ struct BuildDuringCrawlTests {
     @Test func onSQLiteTheSiteBuiltDuringACrawlIsAFullBuildOfOneCommittedState() async throws {
         try await NightlyHarness.with(faults: FixtureFaults(latency: 300)) { nightly in
             let backend = Backend(
-                store: nightly.store, environment: [:], rows: nightly.rows,
                 // SQLite writes one transaction at a time: rowid order is commit order.
                 commits: { try nightly.rows("SELECT postIds FROM page_checkpoint ORDER BY rowid").map { $0[0] } },
                 copyHolding: { posts in
@@ -42,32 +38,23 @@ struct BuildDuringCrawlTests {
     }
 
     @Test func onPostgreSQLTheSiteBuiltDuringACrawlIsAFullBuildOfOneCommittedState() async throws {
-        guard let server = PostgresCLIServer.server() else { return }
-        try await PostgresCLIServer.withFreshDatabase { url in
-            try await NightlyHarness.with(faults: FixtureFaults(latency: 300)) { nightly in
-                nightly.storeURL = url
-                let database = String(url.split(separator: "/").last ?? "")
-                let rows = { (sql: String) in
-                    try PostgresCLIServer.psql(server, sql, database: database).split(separator: "\n").map {
-                        $0.split(separator: "|").map(String.init)
-                    }
-                }
-                let backend = Backend(
-                    store: url, environment: ["PGPASSWORD": server.password, "PGPASSFILE": "/dev/null"], rows: rows,
-                    // The crawl's transactions run one at a time on its one connection: the order of their transaction
-                    // ids is commit order.
-                    commits: { try rows("SELECT postIds FROM page_checkpoint ORDER BY xmin::text::bigint").map { $0.first ?? "" } },
-                    copyHolding: { posts in
-                        let then = database + "_then"
-                        try await PostgresCLIServer.copyDatabase(server, database, to: then)
-                        _ = try PostgresCLIServer.psql(
-                            server, "DELETE FROM post WHERE NOT (postId = ANY ('{\(posts.map(String.init).joined(separator: ","))}'::bigint[]))",
-                            database: then)
-                        return url + "_then"
-                    })
-                defer { _ = try? PostgresCLIServer.psql(server, "DROP DATABASE IF EXISTS \(database)_then WITH (FORCE)") }
-                try await Self.buildDuringACrawl(nightly, backend)
-            }
+        try await NightlyHarness.withPostgres(faults: FixtureFaults(latency: 300)) { nightly in
+            let (server, database) = try #require(nightly.postgres)
+            let url = try #require(nightly.storeURL)
+            let backend = Backend(
+                // The crawl's transactions run one at a time on its one connection: the order of their transaction
+                // ids is commit order.
+                commits: { try nightly.rows("SELECT postIds FROM page_checkpoint ORDER BY xmin::text::bigint").map { $0.first ?? "" } },
+                copyHolding: { posts in
+                    let then = database + "_then"
+                    try await PostgresCLIServer.copyDatabase(server, database, to: then)
+                    _ = try PostgresCLIServer.psql(
+                        server, "DELETE FROM post WHERE NOT (postId = ANY ('{\(posts.map(String.init).joined(separator: ","))}'::bigint[]))",
+                        database: then)
+                    return url + "_then"
+                })
+            defer { _ = try? PostgresCLIServer.psql(server, "DROP DATABASE IF EXISTS \(database)_then WITH (FORCE)") }
+            try await Self.buildDuringACrawl(nightly, backend)
         }
     }
 
@@ -76,14 +63,14 @@ struct BuildDuringCrawlTests {
     /// Builds while a slowed first crawl commits pages, then checks that the site is a full build of one committed state.
     static func buildDuringACrawl(_ nightly: NightlyHarness, _ backend: Backend) async throws {
         // A first crawl, slowed down: a page of five posts about every 300 ms, each page committed on its own.
-        let crawl = try nightly.start(["--page-size", "5", "--concurrency", "2", "--verify-fraction", "0"], environment: backend.environment)
+        let crawl = try nightly.start(["--page-size", "5", "--concurrency", "2", "--verify-fraction", "0"])
         while await nightly.server.requestCount < 12 { try await Task.sleep(for: .milliseconds(10)) }
         let during = nightly.folder.appendingPathComponent("during").path
         // The build pauses after its first board for about three page commits of the crawl: a build that read the
         // store's latest state statement by statement, not one snapshot, would publish a mix.
         let built = try await CommandRunner.run(
-            ["build", "--store", backend.store, "--out", during] + NightlyHarness.clock,
-            environment: backend.environment.merging(["BOARDARCHIVE_TEST_BUILD_PAUSE_MS": "1000"]) { $1 })
+            ["build", "--store", nightly.storeURL ?? nightly.store, "--out", during] + NightlyHarness.clock,
+            environment: nightly.storeEnvironment.merging(["BOARDARCHIVE_TEST_BUILD_PAUSE_MS": "1000"]) { $1 })
         #expect(built.status == 0, "stderr: \(built.stderr)")
         let finished = await crawl.wait()
         #expect(finished.status == 0, "stderr: \(finished.stderr)")
@@ -94,7 +81,7 @@ struct BuildDuringCrawlTests {
                 guard path.hasPrefix("posts/"), path.hasSuffix(".html") else { return nil }
                 return Int(path.dropFirst(6).dropLast(5))
             })
-        let all = try backend.rows("SELECT postId FROM post").compactMap { Int($0[0]) }
+        let all = try nightly.rows("SELECT postId FROM post").compactMap { Int($0[0]) }
         #expect(!seen.isEmpty && seen.count < all.count, "the build ran in the middle of the crawl: \(seen.count) of \(all.count) posts")
         // A committed state of a first crawl is a prefix of its page commits (each page and its checkpoint in one
         // transaction): the posts the build saw are exactly the posts of the first so many pages, never a mix.
@@ -109,7 +96,8 @@ struct BuildDuringCrawlTests {
         // crawl only adds posts), built in full, gives the same site byte for byte.
         let then = try await backend.copyHolding(seen)
         let rebuilt = nightly.folder.appendingPathComponent("rebuilt").path
-        let full = try await CommandRunner.run(["build", "--store", then, "--out", rebuilt] + NightlyHarness.clock, environment: backend.environment)
+        let full = try await CommandRunner.run(
+            ["build", "--store", then, "--out", rebuilt] + NightlyHarness.clock, environment: nightly.storeEnvironment)
         #expect(full.status == 0, "stderr: \(full.stderr)")
         let expected = try CommandRunner.files(under: URL(fileURLWithPath: rebuilt))
         #expect(site.keys.sorted() == expected.keys.sorted())

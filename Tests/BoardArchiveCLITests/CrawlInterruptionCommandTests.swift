@@ -83,12 +83,8 @@ struct CrawlInterruptionCommandTests {
 
     @Test(arguments: [(SIGINT, Int32(130), "SIGINT"), (SIGTERM, Int32(143), "SIGTERM")])
     func onPostgreSQLASignalStoresThePagesInFlightAndExitsWithItsCode(signal: Int32, code: Int32, name: String) async throws {
-        guard let server = PostgresCLIServer.server() else { return }
-        try await PostgresCLIServer.withFreshDatabase { url in
-            try await NightlyHarness.with(faults: FixtureFaults(latency: 150)) { nightly in
-                nightly.usePostgres(url, on: server)
-                try await Self.signalStoresThePagesInFlight(nightly, signal: signal, code: code, name: name)
-            }
+        try await NightlyHarness.withPostgres(faults: FixtureFaults(latency: 150)) { nightly in
+            try await Self.signalStoresThePagesInFlight(nightly, signal: signal, code: code, name: name)
         }
     }
 

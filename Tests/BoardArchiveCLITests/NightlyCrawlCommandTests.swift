@@ -107,13 +107,7 @@ struct NightlyCrawlCommandTests {
     }
 
     @Test func onPostgreSQLAnEditAndADeletionDeepInABoardAreFoundWithinTheRota() async throws {
-        guard let server = PostgresCLIServer.server() else { return }
-        try await PostgresCLIServer.withFreshDatabase { url in
-            try await NightlyHarness.with { nightly in
-                nightly.usePostgres(url, on: server)
-                try await Self.editAndDeletionFoundWithinTheRota(nightly)
-            }
-        }
+        try await NightlyHarness.withPostgres { nightly in try await Self.editAndDeletionFoundWithinTheRota(nightly) }
     }
 
     /// Four runs at `--verify-fraction 1/4` find an edit and a deletion deep in the big board, not both in the first.
@@ -147,13 +141,7 @@ struct NightlyCrawlCommandTests {
     }
 
     @Test func onPostgreSQLFullFindsEverythingAtOnce() async throws {
-        guard let server = PostgresCLIServer.server() else { return }
-        try await PostgresCLIServer.withFreshDatabase { url in
-            try await NightlyHarness.with { nightly in
-                nightly.usePostgres(url, on: server)
-                try await Self.fullFindsEverything(nightly)
-            }
-        }
+        try await NightlyHarness.withPostgres { nightly in try await Self.fullFindsEverything(nightly) }
     }
 
     /// `--full` finds the deep edit, deletion and insertion in one run.

@@ -41,6 +41,18 @@ final class NightlyHarness {
         }
     }
 
+    /// Runs `body` with a fresh harness whose store is a fresh database of the PostgreSQL test server
+    /// (``usePostgres(_:on:)``), dropped afterwards; records an issue when there is no test server.
+    static func withPostgres(faults: FixtureFaults = .none, _ body: (NightlyHarness) async throws -> Void) async throws {
+        guard let server = PostgresCLIServer.server() else { return }
+        try await PostgresCLIServer.withFreshDatabase { url in
+            try await with(faults: faults) { nightly in
+                nightly.usePostgres(url, on: server)
+                try await body(nightly)
+            }
+        }
+    }
+
     /// Stops the server and removes the folder.
     func finish() async {
         await server.stop()

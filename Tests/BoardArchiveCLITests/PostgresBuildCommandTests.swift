@@ -19,13 +19,7 @@ struct PostgresBuildCommandTests {
     }
 
     @Test func onPostgreSQLAnIncrementalBuildWritesOnlyWhatAnEditChangedAndMatchesAFullBuild() async throws {
-        guard let server = PostgresCLIServer.server() else { return }
-        try await PostgresCLIServer.withFreshDatabase { url in
-            try await NightlyHarness.with { nightly in
-                nightly.usePostgres(url, on: server)
-                try await Self.incrementalBuildMatchesAFullBuild(nightly)
-            }
-        }
+        try await NightlyHarness.withPostgres { nightly in try await Self.incrementalBuildMatchesAFullBuild(nightly) }
     }
 
     /// Crawls the demo, builds twice (nothing written the second time), edits one post's title upstream, crawls

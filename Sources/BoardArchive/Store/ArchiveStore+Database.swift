@@ -20,10 +20,11 @@ extension ArchiveStore: ArchiveDatabase {
         location == ":memory:" ? .none : try CrawlLease.acquire(forStoreAt: location, at: date)
     }
 
-    /// Rewrites the store file without free pages and empties its WAL, so that no byte of a purged post survives in
-    /// either (`secure_delete` is on for every connection, so freed cells are zeroed too).
+    /// Nothing: after ``wipeFreedSpace()`` the store's file and WAL keep no byte of a purged post.
     public var purgeLeftovers: String? { nil }
 
+    /// Rewrites the store file without free pages and empties its WAL, so that no byte of a purged post survives in
+    /// either (`secure_delete` is on for every connection, so freed cells are zeroed too).
     public func wipeFreedSpace() throws {
         do {
             try writer.writeWithoutTransaction { db in
