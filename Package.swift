@@ -14,8 +14,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
-        // swift-mustache 2.1.1 with fast paths for plain values (Vendor/swift-mustache/PATCHES.md).
-        .package(path: "Vendor/swift-mustache"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         // The shared archive store on PostgreSQL (issue 24): connections, TLS through NIOSSL, SCRAM authentication.
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),

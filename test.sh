@@ -12,7 +12,5 @@ scripts/postgres-server.sh start "$postgres_env"
 # shellcheck disable=SC1090
 . "$postgres_env"
 swift test --skip-build
-# The vendored, patched swift-mustache (Vendor/swift-mustache/PATCHES.md), its own tests and the patch's.
-swift test --package-path Vendor/swift-mustache
 Benchmarks/search/engine-check.sh
 .venv/bin/python -m pytest -q Tests/Browser

@@ -72,6 +72,56 @@ extension TemplateRenderer {
         return StencilPlan(library: stencilLibrary)
     }
 
+    /// The templates that may be rendered through ``ShapeStencils``, each with every name its tags and its partials'
+    /// tags use (each part of a dotted name), sorted.
+    ///
+    /// A template is eligible when nothing in it or in the partials it includes can make its output depend on a text
+    /// or number other than by printing it: no delimiter changes, inheritance, blocks, pragmas, dynamic partials,
+    /// transforms or implicit-iterator tags (`{{.}}`), no indented partial tag (swift-mustache indents a partial's
+    /// lines), no `U+0000` (the placeholders' mark) and no line break inside a tag (the checks read tags by spaces).
+    static func stencilEligible(_ sources: [(name: String, text: String)]) -> [String: [String]] {
+        let texts = Dictionary(sources.map { ($0.name, $0.text) }, uniquingKeysWith: { first, _ in first })
+        var names: [String: Set<String>] = [:]
+        var unsafe = Set<String>()
+        for (name, text) in texts {
+            if text.utf8.contains(0) || text.firstMatch(of: #/(?m)^\h+\{\{\s*>/#) != nil || text.firstMatch(of: #/\{\{\s*=/#) != nil {
+                unsafe.insert(name)
+                continue
+            }
+            var used = Set<String>()
+            for tag in tags(in: text) where !["!", "/", ">"].contains(tag.sigil) {
+                let isOdd =
+                    ["=", "<", "$", "%"].contains(tag.sigil) || tag.name.hasPrefix("*") || tag.name.hasPrefix(".") || tag.name.isEmpty
+                    || tag.name.contains("(") || tag.body.contains(where: { $0.isWhitespace && $0 != " " && $0 != "\t" })
+                if isOdd {
+                    unsafe.insert(name)
+                    break
+                }
+                used.formUnion(tag.name.split(separator: ".").map(String.init))
+            }
+            names[name] = used
+        }
+        var eligible: [String: [String]] = [:]
+        for name in texts.keys {
+            var closure: Set<String> = [name]
+            var pending = [name]
+            var readNames = Set<String>()
+            var ok = true
+            while let next = pending.popLast() {
+                guard !unsafe.contains(next), let own = names[next] else {
+                    ok = false
+                    break
+                }
+                readNames.formUnion(own)
+                for reference in partialReferences(in: texts[next] ?? "") where closure.insert(reference.name).inserted {
+                    pending.append(reference.name)
+                }
+            }
+            if ok { eligible[name] = readNames.sorted() }
+        }
+        return eligible
+    }
+
     /// Every tag of a template's text, in order: its sigil (`#`, `^`, `/`, `&`, `{`, `>`, `!`, `=`, `<`, `$`, `%`, or
     /// empty for a variable), its name trimmed of spaces and tabs, and its whole text between the braces.
     static func tags(in text: String) -> [(sigil: String, name: String, body: String)] {

@@ -30,6 +30,10 @@ struct TemplateRenderer: Sendable {
     let sources: [(name: String, text: String)]
     /// Whether every page asks search engines not to index it (`{{#noindex}}` in the layout); default false.
     var noindex = false
+    /// The stencils of the pages rendered so far, by template and shape (see ``ShapeStencils``).
+    let stencils: ShapeStencils
+    /// The lists of rows each page template receives as the rows' HTML (see ``RowPrerender``).
+    var prerenders: [String: [RowPrerender]] = [:]
 
     /// Loads, compiles and checks every template under `directory`.
     static func load(from directory: URL, strings: SiteStrings, clock: ArchiveClock) throws -> TemplateRenderer {
@@ -95,9 +99,22 @@ struct TemplateRenderer: Sendable {
             digest.add(name)
             digest.add(text)
         }
+        var eligible = stencilEligible(sources)
+        let prerenders = RowPrerender.plans(sources, eligible: eligible)
+        for partial in Set(prerenders.map(\.partial)) {
+            guard let original = library.getTemplate(named: partial) else { continue }
+            let wrapper = try MustacheTemplate(string: HTMLEscaping.pragmaLine + RowPrerender.wrapper(of: partial))
+            library.register(original, named: RowPrerender.originalName(of: partial))
+            library.register(wrapper, named: partial)
+            eligible[RowPrerender.originalName(of: partial)] = eligible[partial]
+        }
+        if !prerenders.isEmpty {
+            // A row's flag and HTML are read wherever the wrapper is included.
+            eligible = eligible.mapValues { Array(Set($0).union([RowPrerender.flagKey, RowPrerender.htmlKey])).sorted() }
+        }
         return TemplateRenderer(
             library: library, templateNames: files, directory: directory, strings: strings, clock: clock, sourceDigest: digest,
-            sources: sources)
+            sources: sources, stencils: ShapeStencils(eligible: eligible), prerenders: Dictionary(grouping: prerenders, by: \.template))
     }
 
     /// Template names (relative paths without `.mustache`) under `directory`, sorted; `assets/` is skipped.
@@ -173,21 +190,36 @@ struct TemplateRenderer: Sendable {
             "title": title,
             "timeZone": clock.timeZone.identifier,
             "timeZoneOffset": clock.offsetMinutes,
-            "scripts": scripts.map { ["src": $0] },
+            "scripts": scripts.map { ["src": $0] as [String: Any] },
             "noindex": noindex,
             "boardFeed": false,
         ]
     }
 
-    /// The same renderer with `library` for its templates (see ``stencilPlan(rowKeys:pageKeys:)``).
+    /// The same renderer with `library` for its templates (see ``stencilPlan(rowKeys:pageKeys:)``); the keyword page
+    /// and its row, whose rows arrive pre-rendered, are left to the engine.
     func with(_ library: MustacheLibrary) -> TemplateRenderer {
-        TemplateRenderer(
+        let eligible = stencils.eligible.filter { $0.key != "keyword" && $0.key != StencilPlan.rowTemplate }
+        return TemplateRenderer(
             library: library, templateNames: templateNames, directory: directory, strings: strings, clock: clock, sourceDigest: sourceDigest,
-            sources: sources, noindex: noindex)
+            sources: sources, noindex: noindex, stencils: ShapeStencils(eligible: eligible),
+            prerenders: prerenders.filter { $0.key != "keyword" })
     }
 
-    /// Renders the template `name` with `context`; a missing template is an error, not `nil`.
+    /// Renders the template `name` with `context`, through its stencil when it has one (``ShapeStencils``); a missing
+    /// template is an error, not `nil`.
     func render(_ context: [String: Any], with name: String) throws -> String {
+        var context = context
+        for plan in prerenders[name] ?? [] {
+            let original = RowPrerender.originalName(of: plan.partial)
+            if let page = try plan.prerendered(context, render: { try render($0, with: original) }) { context = page }
+        }
+        if let html = try stencils.render(context, with: name, engine: { try renderWithEngine($0, with: name) }) { return html }
+        return try renderWithEngine(context, with: name)
+    }
+
+    /// Renders the template `name` with `context` through swift-mustache.
+    func renderWithEngine(_ context: [String: Any], with name: String) throws -> String {
         guard let html = library.render(context, withTemplate: name) else {
             throw BuildError(phase: .render, reason: .templateNotFound(name), location: Self.displayPath(directory, name))
         }

@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+
+@testable import BoardArchive
+
+/// Pages rendered through their shape's stencil (``ShapeStencils``) and rows pre-rendered for their page
+/// (``RowPrerender``) give swift-mustache's bytes, and templates where they might not are left to the engine.
+@Suite struct ShapeStencilTests {
+    static let clock = ArchiveClock(now: SiteFixture.now, timeZone: SiteFixture.seoul)
+    static let pages = PageContext(strings: SiteStrings(language: .ko), clock: clock)
+    static let board = Board(boardId: 1, displayName: "자유 <게시판> & \"공지\"", orderNo: 1)
+
+    static func load(_ changes: [String: String] = [:], _ name: String = #function) throws -> TemplateRenderer {
+        try TemplateRenderer.load(from: RowStencilTests.templates(changes, name), strings: SiteStrings(language: .ko), clock: clock)
+    }
+
+    /// Posts of every combination of the flags a row shows, with titles that need escaping (and a `U+0000`).
+    static let posts: [Post] = (0..<64).map { index in
+        let bit = { (shift: Int) in index >> shift & 1 == 1 }
+        return Post(
+            postId: 100 + index, title: bit(5) ? "<b>제목</b> & 'x' \u{0}\(index)" : "제목 \(index)", boardId: 1,
+            writer: Writer(displayName: "김 \"민준\""), contents: "본문",
+            createdDateTime: SiteFixture.now.addingTimeInterval(bit(0) ? -60 : -86_400 * 3), viewCount: index * 7,
+            postType: bit(1) ? .notice : bit(2) ? .reply : .normal, commentsCount: bit(3) ? index : 0, attachmentsCount: bit(4) ? 2 : 0,
+            isAnonymous: index % 5 == 0)
+    }
+
+    /// The page `template` through stencils (twice: the second time from the cache) and through the engine alone.
+    static func expectSameBytes(_ renderer: TemplateRenderer, _ context: [String: Any], template: String) throws {
+        var merged = renderer.commonContext(relativeRoot: "../", title: "제목 <&>")
+        merged.merge(context) { _, page in page }
+        let engine = try renderer.renderWithEngine(merged, with: template)
+        #expect(try renderer.render(merged, with: template) == engine)
+        #expect(try renderer.render(merged, with: template) == engine)
+        merged["content"] = engine
+        let layout = try renderer.renderWithEngine(merged, with: "layout")
+        #expect(try renderer.render(merged, with: "layout") == layout)
+    }
+
+    @Test func postPagesOfEveryShapeAreTheEnginesBytes() throws {
+        let renderer = try Self.load()
+        #expect(renderer.stencils.eligible["post"] != nil && renderer.stencils.eligible["layout"] != nil)
+        for (index, post) in Self.posts.enumerated() {
+            let neighbours = PostNeighbours(
+                board: Self.board, backPage: index % 3 == 0 ? nil : index, previous: index % 2 == 0 ? Self.posts[(index + 1) % 64] : nil,
+                next: index % 3 == 0 ? Self.posts[(index + 7) % 64] : nil, parent: index % 4 == 0 ? Self.posts[(index + 9) % 64] : nil,
+                parentMissing: index % 4 == 1, parentRemoved: index % 4 == 2,
+                replies: Array(Self.posts[(index % 8)..<(index % 8 + index % 4)]))
+            let context = Self.pages.postPage(post, bodyHTML: "<p>본문 \(index) &amp;</p>", neighbours: neighbours)
+            try Self.expectSameBytes(renderer, context, template: "post")
+        }
+    }
+
+    @Test func boardPagesWithPrerenderedRowsAreTheEnginesBytes() throws {
+        let renderer = try Self.load()
+        #expect(renderer.prerenders["board"]?.map(\.list) == ["posts"])
+        #expect(renderer.prerenders["post"]?.map(\.list) == ["replies"])
+        let listing = ListingPages(pinnedCount: 3, itemCount: 200)
+        for page in [nil, 0, 1, 4] as [Int?] {
+            for start in stride(from: 0, to: 64, by: 13) {
+                let rows = Array((Self.posts + Self.posts)[start..<(start + 30)])
+                let context = Self.pages.boardPage(board: Self.board, rows: rows, listing: listing, archivePage: page)
+                try Self.expectSameBytes(renderer, context, template: "board")
+            }
+        }
+    }
+
+    @Test func stencilsFillLeavesRawOrEscapedAsTheTemplatePrintedThem() throws {
+        let stencil = try #require(
+            Stencil(rendered: "<a>" + Stencil.placeholder(12) + "|" + HTMLEscaping.escape(Stencil.placeholder(0)) + "</a>", leafCount: 13))
+        var leaves = Array(repeating: "", count: 13)
+        leaves[12] = "<i>"
+        leaves[0] = "<i>"
+        #expect(stencil.filled(with: leaves) == "<a><i>|&lt;i&gt;</a>")
+        #expect(Stencil(rendered: "a\u{0}b", leafCount: 1) == nil)
+        #expect(Stencil(rendered: Stencil.placeholder(3), leafCount: 3) == nil)
+        #expect(Stencil(rendered: "a\u{0}1&am", leafCount: 3) == nil)
+    }
+
+    @Test(arguments: [
+        ("indented partial", ["post": "<div>\n  {{> partials/badges}}\n</div>\n{{title}}\n"]),
+        ("transform", ["post": "{{uppercased(title)}}\n"]),
+        ("implicit iterator", ["post": "{{#replies}}{{.}}{{/replies}}\n"]),
+        ("delimiters", ["post": "{{=<% %>=}}<% title %>\n"]),
+        ("through a partial", ["partials/badges": "{{#isNew}}{{uppercased(title)}}{{/isNew}}\n"]),
+    ])
+    func templatesThatMayPrintALeafOtherwiseAreLeftToTheEngine(_ case: (String, [String: String])) throws {
+        let renderer = try Self.load(`case`.1, "stencil-refused-\(`case`.0)")
+        #expect(renderer.stencils.eligible["post"] == nil, "\(`case`.0)")
+        #expect(renderer.stencils.eligible["home"] != nil)
+    }
+
+    @Test func rowsArePrerenderedOnlyWhenTheirSectionHoldsThePartialAlone() throws {
+        let printed = try Self.load(["board": "{{#posts}}{{> partials/post-row}}{{/posts}}{{posts}}\n"])
+        #expect(printed.prerenders["board"] == nil)
+        let otherTag = try Self.load(["board": "{{#posts}}{{postId}}{{> partials/post-row}}{{/posts}}\n"])
+        #expect(otherTag.prerenders["board"] == nil)
+        let twoPartials = try Self.load(["board": "{{#posts}}{{> partials/post-row}}{{/posts}}{{#posts}}{{> partials/badges}}{{/posts}}\n"])
+        #expect(twoPartials.prerenders["board"] == nil)
+        let inSection = try Self.load(["board": "{{#pager}}{{#posts}}\n{{> partials/post-row}}\n{{/posts}}{{/pager}}\n"])
+        let plan = try #require(inSection.prerenders["board"]?.first)
+        #expect(plan.enclosing == ["pager"])
+        // The pager is an object, which swift-mustache pushes: the rows are then rendered by the engine, same bytes.
+        let listing = ListingPages(pinnedCount: 0, itemCount: 100)
+        let context = Self.pages.boardPage(board: Self.board, rows: Array(Self.posts[0..<30]), listing: listing, archivePage: nil)
+        #expect(plan.prerendered(context, render: { _ in "x" }) == nil)
+        try Self.expectSameBytes(inSection, context, template: "board")
+    }
+}
