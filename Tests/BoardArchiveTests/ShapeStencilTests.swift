@@ -83,6 +83,7 @@ import Testing
         ("implicit iterator", ["post": "{{#replies}}{{.}}{{/replies}}\n"]),
         ("delimiters", ["post": "{{=<% %>=}}<% title %>\n"]),
         ("through a partial", ["partials/badges": "{{#isNew}}{{uppercased(title)}}{{/isNew}}\n"]),
+        ("dynamic partial", ["post": "{{title}}{{>*postType}}\n"]),
     ])
     func templatesThatMayPrintALeafOtherwiseAreLeftToTheEngine(_ case: (String, [String: String])) throws {
         let renderer = try Self.load(`case`.1, "stencil-refused-\(`case`.0)")
@@ -90,7 +91,25 @@ import Testing
         #expect(renderer.stencils.eligible["home"] != nil)
     }
 
+    @Test func anObjectOrAListPrintedAsAValueIsLeftToTheEngine() throws {
+        let renderer = try Self.load(["post": "{{title}} {{parent}} {{{replies}}}\n"])
+        #expect(renderer.stencils.eligible["post"]?.printed.isSuperset(of: ["title", "parent", "replies"]) == true)
+        for (index, post) in Self.posts.prefix(4).enumerated() {
+            let neighbours = PostNeighbours(
+                board: Self.board, backPage: nil, previous: nil, next: nil, parent: Self.posts[index + 10], parentMissing: false,
+                replies: [Self.posts[index + 20]])
+            try Self.expectSameBytes(renderer, Self.pages.postPage(post, bodyHTML: "", neighbours: neighbours), template: "post")
+        }
+    }
+
     @Test func rowsArePrerenderedOnlyWhenTheirSectionHoldsThePartialAlone() throws {
+        let side = try Self.load([
+            "board": "{{#posts}}{{> partials/post-row}}{{/posts}}{{> partials/side}}\n", "partials/side": "{{#posts}}{{title}};{{/posts}}\n",
+        ])
+        #expect(side.prerenders["board"] == nil)
+        let sideContext = Self.pages.boardPage(
+            board: Self.board, rows: Array(Self.posts[0..<30]), listing: ListingPages(pinnedCount: 0, itemCount: 30), archivePage: nil)
+        try Self.expectSameBytes(side, sideContext, template: "board")
         let printed = try Self.load(["board": "{{#posts}}{{> partials/post-row}}{{/posts}}{{posts}}\n"])
         #expect(printed.prerenders["board"] == nil)
         let otherTag = try Self.load(["board": "{{#posts}}{{postId}}{{> partials/post-row}}{{/posts}}\n"])

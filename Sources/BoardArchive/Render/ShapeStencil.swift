@@ -56,7 +56,11 @@ enum ContextShape {
     /// - Parameter names: every name the template's tags use, sorted (``ShapeStencils/eligible``): no other key of a
     ///   context can change the output. They give the order: a dictionary's own order differs from one instance to the
     ///   next.
-    static func walk(_ context: [String: Any], names: [String], digest: inout BuildDigest, leaves: inout [String]) -> Bool {
+    ///   - printed: the names a variable tag prints: one holding an object or a list (which swift-mustache would print as
+    ///     Swift's description of it) makes the context one for the engine.
+    static func walk(
+        _ context: [String: Any], names: [String], printed: Set<String> = [], digest: inout BuildDigest, leaves: inout [String]
+    ) -> Bool {
         for name in names {
             guard let found = context[name] else {
                 digest.add(0)
@@ -68,11 +72,14 @@ enum ContextShape {
             case .leaf(let text):
                 leaves.append(text)
             case .object(let object):
-                guard walk(object, names: names, digest: &digest, leaves: &leaves) else { return false }
+                guard !printed.contains(name), walk(object, names: names, printed: printed, digest: &digest, leaves: &leaves) else {
+                    return false
+                }
             case .list(let list):
+                guard !printed.contains(name) else { return false }
                 digest.add(list.count)
                 for element in list {
-                    guard walk(element, names: names, digest: &digest, leaves: &leaves) else { return false }
+                    guard walk(element, names: names, printed: printed, digest: &digest, leaves: &leaves) else { return false }
                 }
             case .flag, .strings:
                 continue
@@ -100,6 +107,13 @@ enum ContextShape {
         }
         return copy
     }
+}
+
+/// The names an eligible template and its partials use: every part of every tag's name, sorted (the only keys of a
+/// context that can change its output), and the last part of every variable tag's name (what it prints).
+struct StencilNames: Sendable, Equatable {
+    var all: [String]
+    var printed: Set<String>
 }
 
 /// A template's output for one shape: text, and the places where leaves go.
@@ -174,7 +188,7 @@ struct Stencil: Sendable {
 final class ShapeStencils: @unchecked Sendable {
     /// The templates whose output depends on leaves only by printing them, each with every name its tags and its
     /// partials' tags use (each part of a dotted name), sorted: the only keys of a context that can change its output.
-    let eligible: [String: [String]]
+    let eligible: [String: StencilNames]
     /// Shapes kept per template; past it (a template whose shapes vary from page to page, say a list of rows with
     /// their own flags), the template is rendered by the engine.
     static let capacity = 512
@@ -189,7 +203,7 @@ final class ShapeStencils: @unchecked Sendable {
     private var stencils: [Key: Stencil?] = [:]
     private var shapes: [String: Int] = [:]
 
-    init(eligible: [String: [String]]) {
+    init(eligible: [String: StencilNames]) {
         self.eligible = eligible
     }
 
@@ -199,7 +213,7 @@ final class ShapeStencils: @unchecked Sendable {
         guard let names = eligible[template] else { return nil }
         var digest = BuildDigest()
         var leaves: [String] = []
-        guard ContextShape.walk(context, names: names, digest: &digest, leaves: &leaves) else { return nil }
+        guard ContextShape.walk(context, names: names.all, printed: names.printed, digest: &digest, leaves: &leaves) else { return nil }
         let key = Key(template: template, shape: digest)
         lock.lock()
         let found = stencils[key]
@@ -208,7 +222,7 @@ final class ShapeStencils: @unchecked Sendable {
         if let found { return found?.filled(with: leaves) }
         guard !full else { return nil }
         var next = 0
-        let rendered = try render(ContextShape.placeholders(context, names: names, next: &next))
+        let rendered = try render(ContextShape.placeholders(context, names: names.all, next: &next))
         let stencil = next == leaves.count ? Stencil(rendered: rendered, leafCount: next) : nil
         lock.lock()
         if stencils.updateValue(stencil, forKey: key) == nil { shapes[template, default: 0] += 1 }
@@ -250,7 +264,8 @@ struct RowPrerender: Sendable {
 
     /// Every list of the eligible templates whose sections hold one partial tag and white space only, where the
     /// template uses the list's name in no other tag than its sections and inverted sections.
-    static func plans(_ sources: [(name: String, text: String)], eligible: [String: [String]]) -> [RowPrerender] {
+    static func plans(_ sources: [(name: String, text: String)], eligible: [String: StencilNames]) -> [RowPrerender] {
+        let texts = Dictionary(sources.map { ($0.name, $0.text) }, uniquingKeysWith: { first, _ in first })
         var plans: [RowPrerender] = []
         for (name, text) in sources where eligible[name] != nil && !text.contains(flagKey) {
             var open: [(sigil: String, name: String)] = []
@@ -279,6 +294,18 @@ struct RowPrerender: Sendable {
                 default:
                     if tag.sigil != ">" { refused.insert(first) }
                     body.append((tag.sigil, tag.name))
+                }
+            }
+            // A partial the page includes sees the page's context: one that reads the list would see HTML for rows.
+            var included = Set<String>()
+            var pending = TemplateRenderer.partialReferences(in: text).map(\.name)
+            while let next = pending.popLast() {
+                guard included.insert(next).inserted else { continue }
+                pending += TemplateRenderer.partialReferences(in: texts[next] ?? "").map(\.name)
+            }
+            for partial in included {
+                for tag in TemplateRenderer.tags(in: texts[partial] ?? "") {
+                    refused.insert(tag.name.split(separator: ".").first.map(String.init) ?? tag.name)
                 }
             }
             for (list, plan) in found where !refused.contains(list) && sectionBodiesAreBlank(of: list, in: text) {

@@ -79,9 +79,10 @@ extension TemplateRenderer {
     /// or number other than by printing it: no delimiter changes, inheritance, blocks, pragmas, dynamic partials,
     /// transforms or implicit-iterator tags (`{{.}}`), no indented partial tag (swift-mustache indents a partial's
     /// lines), no `U+0000` (the placeholders' mark) and no line break inside a tag (the checks read tags by spaces).
-    static func stencilEligible(_ sources: [(name: String, text: String)]) -> [String: [String]] {
+    static func stencilEligible(_ sources: [(name: String, text: String)]) -> [String: StencilNames] {
         let texts = Dictionary(sources.map { ($0.name, $0.text) }, uniquingKeysWith: { first, _ in first })
         var names: [String: Set<String>] = [:]
+        var printedNames: [String: Set<String>] = [:]
         var unsafe = Set<String>()
         for (name, text) in texts {
             if text.utf8.contains(0) || text.firstMatch(of: #/(?m)^\h+\{\{\s*>/#) != nil || text.firstMatch(of: #/\{\{\s*=/#) != nil {
@@ -89,7 +90,17 @@ extension TemplateRenderer {
                 continue
             }
             var used = Set<String>()
-            for tag in tags(in: text) where !["!", "/", ">"].contains(tag.sigil) {
+            var printed = Set<String>()
+            for tag in tags(in: text) where !["!", "/"].contains(tag.sigil) {
+                if tag.sigil == ">" {
+                    // A dynamic partial (`{{>*name}}`) picks its template by a value.
+                    if tag.name.hasPrefix("*") || tag.body.contains("*") {
+                        unsafe.insert(name)
+                        break
+                    }
+                    continue
+                }
+                if ["", "&", "{"].contains(tag.sigil), let last = tag.name.split(separator: ".").last { printed.insert(String(last)) }
                 let isOdd =
                     ["=", "<", "$", "%"].contains(tag.sigil) || tag.name.hasPrefix("*") || tag.name.hasPrefix(".") || tag.name.isEmpty
                     || tag.name.contains("(") || tag.body.contains(where: { $0.isWhitespace && $0 != " " && $0 != "\t" })
@@ -100,12 +111,14 @@ extension TemplateRenderer {
                 used.formUnion(tag.name.split(separator: ".").map(String.init))
             }
             names[name] = used
+            printedNames[name] = printed
         }
-        var eligible: [String: [String]] = [:]
+        var eligible: [String: StencilNames] = [:]
         for name in texts.keys {
             var closure: Set<String> = [name]
             var pending = [name]
             var readNames = Set<String>()
+            var printedInClosure = Set<String>()
             var ok = true
             while let next = pending.popLast() {
                 guard !unsafe.contains(next), let own = names[next] else {
@@ -113,11 +126,12 @@ extension TemplateRenderer {
                     break
                 }
                 readNames.formUnion(own)
+                printedInClosure.formUnion(printedNames[next] ?? [])
                 for reference in partialReferences(in: texts[next] ?? "") where closure.insert(reference.name).inserted {
                     pending.append(reference.name)
                 }
             }
-            if ok { eligible[name] = readNames.sorted() }
+            if ok { eligible[name] = StencilNames(all: readNames.sorted(), printed: printedInClosure) }
         }
         return eligible
     }

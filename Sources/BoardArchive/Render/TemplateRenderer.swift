@@ -110,7 +110,9 @@ struct TemplateRenderer: Sendable {
         }
         if !prerenders.isEmpty {
             // A row's flag and HTML are read wherever the wrapper is included.
-            eligible = eligible.mapValues { Array(Set($0).union([RowPrerender.flagKey, RowPrerender.htmlKey])).sorted() }
+            eligible = eligible.mapValues {
+                StencilNames(all: Array(Set($0.all).union([RowPrerender.flagKey, RowPrerender.htmlKey])).sorted(), printed: $0.printed)
+            }
         }
         return TemplateRenderer(
             library: library, templateNames: files, directory: directory, strings: strings, clock: clock, sourceDigest: digest,
