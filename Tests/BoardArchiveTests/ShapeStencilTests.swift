@@ -49,6 +49,9 @@ import Testing
             let context = Self.pages.postPage(post, bodyHTML: "<p>본문 \(index) &amp;</p>", neighbours: neighbours)
             try Self.expectSameBytes(renderer, context, template: "post")
         }
+        // The default templates' pages go through stencils, not the engine alone.
+        #expect(renderer.stencils.shapeCount(of: "post") > 0 && renderer.stencils.shapeCount(of: "layout") > 0)
+        #expect(renderer.stencils.shapeCount(of: RowPrerender.originalName(of: "partials/post-row")) > 0)
     }
 
     @Test func boardPagesWithPrerenderedRowsAreTheEnginesBytes() throws {
@@ -63,6 +66,7 @@ import Testing
                 try Self.expectSameBytes(renderer, context, template: "board")
             }
         }
+        #expect((1...8).contains(renderer.stencils.shapeCount(of: "board")))
     }
 
     @Test func stencilsFillLeavesRawOrEscapedAsTheTemplatePrintedThem() throws {

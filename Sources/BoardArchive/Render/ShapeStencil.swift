@@ -110,7 +110,8 @@ enum ContextShape {
 }
 
 /// The names an eligible template and its partials use: every part of every tag's name, sorted (the only keys of a
-/// context that can change its output), and the last part of every variable tag's name (what it prints).
+/// context that can change its output), and the last part of every variable tag's name (what it prints; an interface
+/// string `{{s.key}}` prints a text of the strings table, whatever a page holds under `key`).
 struct StencilNames: Sendable, Equatable {
     var all: [String]
     var printed: Set<String>
@@ -207,6 +208,13 @@ final class ShapeStencils: @unchecked Sendable {
         self.eligible = eligible
     }
 
+    /// How many shapes of `template` were rendered by the engine so far.
+    func shapeCount(of template: String) -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return shapes[template] ?? 0
+    }
+
     /// `template` rendered with `context` through its stencil, compiling it with `render` on the shape's first page;
     /// nil when the engine must render this page (ineligible template or context, or a template past ``capacity``).
     func render(_ context: [String: Any], with template: String, engine render: ([String: Any]) throws -> String) rethrows -> String? {
@@ -262,6 +270,15 @@ struct RowPrerender: Sendable {
         "{{#\(flagKey)}}{{{\(htmlKey)}}}{{/\(flagKey)}}{{^\(flagKey)}}{{> \(originalName(of: partial))}}{{/\(flagKey)}}"
     }
 
+    /// Registers the wrapper under `partial`, keeping the partial as ``originalName(of:)``; nothing when it is already
+    /// wrapped or there is no such template.
+    static func wrap(_ partial: String, in library: inout MustacheLibrary) throws {
+        guard library.getTemplate(named: originalName(of: partial)) == nil, let original = library.getTemplate(named: partial) else { return }
+        let wrapper = try MustacheTemplate(string: HTMLEscaping.pragmaLine + wrapper(of: partial))
+        library.register(original, named: originalName(of: partial))
+        library.register(wrapper, named: partial)
+    }
+
     /// Every list of the eligible templates whose sections hold one partial tag and white space only, where the
     /// template uses the list's name in no other tag than its sections and inverted sections.
     static func plans(_ sources: [(name: String, text: String)], eligible: [String: StencilNames]) -> [RowPrerender] {
@@ -297,11 +314,8 @@ struct RowPrerender: Sendable {
                 }
             }
             // A partial the page includes sees the page's context: one that reads the list would see HTML for rows.
-            var included = Set<String>()
-            var pending = TemplateRenderer.partialReferences(in: text).map(\.name)
-            while let next = pending.popLast() {
-                guard included.insert(next).inserted else { continue }
-                pending += TemplateRenderer.partialReferences(in: texts[next] ?? "").map(\.name)
+            let included = TemplateRenderer.partialReferences(in: text).reduce(into: Set<String>()) {
+                $0.formUnion(TemplateRenderer.partialClosure(of: $1.name, in: texts))
             }
             for partial in included {
                 for tag in TemplateRenderer.tags(in: texts[partial] ?? "") {

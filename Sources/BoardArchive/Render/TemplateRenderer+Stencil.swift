@@ -14,14 +14,9 @@ extension TemplateRenderer {
     struct StencilPlan: Sendable {
         /// The row template: `keyword-row`.
         static let rowTemplate = "keyword-row"
-        /// The name the row template keeps in ``library``; not a name a template file can have.
-        static let originalName = "keyword-row/stencil-original"
-        /// The row key that says a row arrives pre-rendered, and the key holding it.
-        static let preparedKey = "__stencil"
-        static let rowHTMLKey = "__stencilRow"
 
-        /// The templates with `keyword-row` replaced by a template that prints ``rowHTMLKey`` when ``preparedKey``
-        /// is true, and renders the original row template otherwise.
+        /// The templates with `keyword-row` under ``RowPrerender``'s wrapper: a row holding
+        /// ``RowPrerender/flagKey`` prints its ``RowPrerender/htmlKey``, any other row is rendered by the row template.
         let library: MustacheLibrary
     }
 
@@ -32,43 +27,24 @@ extension TemplateRenderer {
     ///   - pageKeys: the keys that differ from one keyword page to another.
     func stencilPlan(rowKeys: Set<String>, pageKeys: Set<String>) -> StencilPlan? {
         let texts = Dictionary(sources.map { ($0.name, $0.text) }, uniquingKeysWith: { first, _ in first })
-        guard texts[StencilPlan.rowTemplate] != nil, texts[StencilPlan.originalName] == nil else { return nil }
+        guard texts[StencilPlan.rowTemplate] != nil else { return nil }
         for text in texts.values {
-            guard !text.contains(StencilPlan.preparedKey), !text.utf8.contains(0), text.firstMatch(of: #/(?m)^\h+\{\{\s*>/#) == nil,
-                text.firstMatch(of: #/\{\{\s*=/#) == nil
-            else { return nil }
-            for tag in Self.tags(in: text) {
-                if ["=", "<", "$", "%"].contains(tag.sigil) || tag.name.hasPrefix("*") { return nil }
-                // swift-mustache skips any whitespace inside a tag, line breaks included; these checks split on spaces and tabs.
-                if tag.body.contains(where: { $0.isWhitespace && $0 != " " && $0 != "\t" }) { return nil }
-            }
+            guard !text.contains(RowPrerender.flagKey), Self.isStencilSafe(text) else { return nil }
         }
         guard Self.includesRowOnlyInPosts(texts) else { return nil }
-        // The row template and every partial it includes.
-        var closure: Set<String> = [StencilPlan.rowTemplate]
-        var pending = [StencilPlan.rowTemplate]
-        while let name = pending.popLast() {
-            for reference in Self.partialReferences(in: texts[name] ?? "") where closure.insert(reference.name).inserted {
-                pending.append(reference.name)
-            }
-        }
+        let closure = Self.partialClosure(of: StencilPlan.rowTemplate, in: texts)
         let slots = Set(RowStencil.slots)
         for name in closure {
             for tag in Self.tags(in: texts[name] ?? "") where !["!", "/", ">"].contains(tag.sigil) {
+                guard Self.namesAValue(tag.name) else { return nil }
                 let first = tag.name.split(separator: ".", omittingEmptySubsequences: false).first.map(String.init) ?? ""
-                if tag.name.contains("(") || tag.name.hasPrefix(".") || first.isEmpty { return nil }
                 if pageKeys.contains(first) && !rowKeys.contains(first) { return nil }
                 if slots.contains(first) && (tag.name != first || tag.sigil == "#" || tag.sigil == "^") { return nil }
             }
         }
-        guard let original = library.getTemplate(named: StencilPlan.rowTemplate) else { return nil }
         var stencilLibrary = library
-        stencilLibrary.register(original, named: StencilPlan.originalName)
-        let key = StencilPlan.preparedKey
-        let wrapper =
-            "{{#\(key)}}{{{\(StencilPlan.rowHTMLKey)}}}{{/\(key)}}{{^\(key)}}{{> \(StencilPlan.originalName)}}{{/\(key)}}"
-        guard let compiled = try? MustacheTemplate(string: HTMLEscaping.pragmaLine + wrapper) else { return nil }
-        stencilLibrary.register(compiled, named: StencilPlan.rowTemplate)
+        // Already wrapped when the keyword page's rows are pre-rendered for its own stencil (``RowPrerender``).
+        guard (try? RowPrerender.wrap(StencilPlan.rowTemplate, in: &stencilLibrary)) != nil else { return nil }
         return StencilPlan(library: stencilLibrary)
     }
 
@@ -81,59 +57,65 @@ extension TemplateRenderer {
     /// lines), no `U+0000` (the placeholders' mark) and no line break inside a tag (the checks read tags by spaces).
     static func stencilEligible(_ sources: [(name: String, text: String)]) -> [String: StencilNames] {
         let texts = Dictionary(sources.map { ($0.name, $0.text) }, uniquingKeysWith: { first, _ in first })
-        var names: [String: Set<String>] = [:]
-        var printedNames: [String: Set<String>] = [:]
-        var unsafe = Set<String>()
-        for (name, text) in texts {
-            if text.utf8.contains(0) || text.firstMatch(of: #/(?m)^\h+\{\{\s*>/#) != nil || text.firstMatch(of: #/\{\{\s*=/#) != nil {
-                unsafe.insert(name)
-                continue
-            }
-            var used = Set<String>()
-            var printed = Set<String>()
+        // Each safe template's own names; an unsafe one is absent.
+        var own: [String: StencilNames] = [:]
+        templates: for (name, text) in texts where isStencilSafe(text) {
+            var names = StencilNames(all: [], printed: [])
             for tag in tags(in: text) where !["!", "/"].contains(tag.sigil) {
                 if tag.sigil == ">" {
                     // A dynamic partial (`{{>*name}}`) picks its template by a value.
-                    if tag.name.hasPrefix("*") || tag.body.contains("*") {
-                        unsafe.insert(name)
-                        break
-                    }
+                    if tag.body.contains("*") { continue templates }
                     continue
                 }
-                if ["", "&", "{"].contains(tag.sigil), let last = tag.name.split(separator: ".").last { printed.insert(String(last)) }
-                let isOdd =
-                    ["=", "<", "$", "%"].contains(tag.sigil) || tag.name.hasPrefix("*") || tag.name.hasPrefix(".") || tag.name.isEmpty
-                    || tag.name.contains("(") || tag.body.contains(where: { $0.isWhitespace && $0 != " " && $0 != "\t" })
-                if isOdd {
-                    unsafe.insert(name)
-                    break
+                guard namesAValue(tag.name) else { continue templates }
+                if ["", "&", "{"].contains(tag.sigil), !tag.name.hasPrefix("s."), let last = tag.name.split(separator: ".").last {
+                    names.printed.insert(String(last))
                 }
-                used.formUnion(tag.name.split(separator: ".").map(String.init))
+                names.all += tag.name.split(separator: ".").map(String.init)
             }
-            names[name] = used
-            printedNames[name] = printed
+            own[name] = names
         }
         var eligible: [String: StencilNames] = [:]
         for name in texts.keys {
-            var closure: Set<String> = [name]
-            var pending = [name]
-            var readNames = Set<String>()
-            var printedInClosure = Set<String>()
-            var ok = true
-            while let next = pending.popLast() {
-                guard !unsafe.contains(next), let own = names[next] else {
-                    ok = false
-                    break
-                }
-                readNames.formUnion(own)
-                printedInClosure.formUnion(printedNames[next] ?? [])
-                for reference in partialReferences(in: texts[next] ?? "") where closure.insert(reference.name).inserted {
-                    pending.append(reference.name)
-                }
-            }
-            if ok { eligible[name] = StencilNames(all: readNames.sorted(), printed: printedInClosure) }
+            let closure = partialClosure(of: name, in: texts).map { own[$0] }
+            guard closure.allSatisfy({ $0 != nil }) else { continue }
+            let names = closure.compactMap { $0 }
+            eligible[name] = StencilNames(
+                all: Set(names.flatMap(\.all)).sorted(), printed: names.reduce(into: Set<String>()) { $0.formUnion($1.printed) })
         }
         return eligible
+    }
+
+    /// Whether nothing in `text` changes how swift-mustache reads tags or places a value: no `U+0000` (the
+    /// placeholders' mark), indented partial tag (swift-mustache indents a partial's lines), delimiter change,
+    /// inheritance, block, pragma or dynamic partial, and no line break inside a tag (these checks read tags by spaces).
+    static func isStencilSafe(_ text: String) -> Bool {
+        guard !text.utf8.contains(0), text.firstMatch(of: #/(?m)^\h+\{\{\s*>/#) == nil, text.firstMatch(of: #/\{\{\s*=/#) == nil else {
+            return false
+        }
+        for tag in tags(in: text) {
+            if ["=", "<", "$", "%"].contains(tag.sigil) || tag.name.hasPrefix("*") { return false }
+            // swift-mustache skips any whitespace inside a tag, line breaks included; these checks split on spaces and tabs.
+            if tag.body.contains(where: { $0.isWhitespace && $0 != " " && $0 != "\t" }) { return false }
+        }
+        return true
+    }
+
+    /// Whether a tag's name looks a value up by name: not `{{.}}` or `.name`, not empty, no transform.
+    static func namesAValue(_ name: String) -> Bool {
+        !name.isEmpty && !name.hasPrefix(".") && !name.contains("(")
+    }
+
+    /// `root` and every partial it includes, directly or not.
+    static func partialClosure(of root: String, in texts: [String: String]) -> Set<String> {
+        var closure: Set<String> = [root]
+        var pending = [root]
+        while let name = pending.popLast() {
+            for reference in partialReferences(in: texts[name] ?? "") where closure.insert(reference.name).inserted {
+                pending.append(reference.name)
+            }
+        }
+        return closure
     }
 
     /// Every tag of a template's text, in order: its sigil (`#`, `^`, `/`, `&`, `{`, `>`, `!`, `=`, `<`, `$`, `%`, or

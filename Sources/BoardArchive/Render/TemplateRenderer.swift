@@ -102,10 +102,7 @@ struct TemplateRenderer: Sendable {
         var eligible = stencilEligible(sources)
         let prerenders = RowPrerender.plans(sources, eligible: eligible)
         for partial in Set(prerenders.map(\.partial)) {
-            guard let original = library.getTemplate(named: partial) else { continue }
-            let wrapper = try MustacheTemplate(string: HTMLEscaping.pragmaLine + RowPrerender.wrapper(of: partial))
-            library.register(original, named: RowPrerender.originalName(of: partial))
-            library.register(wrapper, named: partial)
+            try RowPrerender.wrap(partial, in: &library)
             eligible[RowPrerender.originalName(of: partial)] = eligible[partial]
         }
         if !prerenders.isEmpty {

@@ -293,8 +293,8 @@ struct KeywordPageWriter: Sendable {
         for (slot, value) in zip(RowStencil.slots, highlight.values) { context[slot] = value }
         context["hasSnippet"] = highlight.hasSnippet
         if let stencil {
-            context[TemplateRenderer.StencilPlan.preparedKey] = true
-            context[TemplateRenderer.StencilPlan.rowHTMLKey] = stencil.filled(with: highlight.values)
+            context[RowPrerender.flagKey] = true
+            context[RowPrerender.htmlKey] = stencil.filled(with: highlight.values)
         }
         return context
     }
