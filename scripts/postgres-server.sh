@@ -69,8 +69,11 @@ start|start-tls)
     done
     if [ -z "$port" ]; then echo "PostgreSQL did not start; its log: $folder/server.log" >&2; cat "$folder/server.log" >&2; exit 69; fi
     # The password goes to psql on standard input and in the environment, never on a command line.
+    # pg_signal_backend: the tests drop their databases WITH (FORCE), which must also end an autovacuum worker that
+    # happens to be in one (a worker has no role, so without it the drop fails: seen after a killed-crawl test).
     PGPASSWORD="$superuser" "$bin/psql" -q -h 127.0.0.1 -p "$port" -U postgres -d postgres -v ON_ERROR_STOP=1 >/dev/null <<SQL
 CREATE ROLE archiver LOGIN CREATEDB PASSWORD '$archiver';
+GRANT pg_signal_backend TO archiver;
 CREATE DATABASE archive_test OWNER archiver;
 SQL
     cat > "$envfile" <<VARS
