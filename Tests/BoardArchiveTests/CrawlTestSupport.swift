@@ -10,6 +10,9 @@ final class CapturedLogs: Sendable {
 
     var all: [String] { lines.withLock { $0 } }
 
+    /// The crawl's "Retrying request" lines, to say in a failed expectation why a faultless crawl retried.
+    var retries: String { all.filter { $0.contains("Retrying request") }.joined(separator: "\n") }
+
     func logger(level: Logger.Level = .trace) -> Logger {
         var logger = Logger(label: "test") { _ in CapturingHandler(sink: self) }
         logger.logLevel = level
@@ -47,9 +50,12 @@ struct TemporaryFolder {
 }
 
 /// A retry policy with millisecond delays, so retry tests run fast while still taking the real code paths.
+///
+/// The request timeout is long: no test relies on it, and on a loaded 2-core CI machine running the whole suite at
+/// once a loopback request once took more than 10 s, so a faultless crawl counted retries (the stop of 2026-11-27).
 let fastRetries = RetryPolicy(
     maxAttempts: 8, baseDelay: .milliseconds(2), maxDelay: .milliseconds(20), maxThrottledAttempts: 20, maxRetryAfter: .seconds(5),
-    requestTimeout: .seconds(10))
+    requestTimeout: .seconds(120))
 
 let testToken = "eyJhbGciOiJIUzI1NiJ9.SECRET-TEST-TOKEN-7f3a9c.signature"
 
