@@ -86,7 +86,7 @@ for posts in $SIZES; do
         --store "$dir/store.sqlite" --replace >"$dir/logs/generate.log"
     bench generate --posts "$posts" --time "$dir/logs/generate.time" --store "$dir/store.sqlite"
 
-    rm -rf "$dir/site"
+    rm -rf "$dir/site" "$dir/site.boardarchive-state"
     build "$dir/site" "$dir/store.sqlite" "$NOW" "$dir/logs/full.time" "$dir/logs/full.log"
     bench build --tool boardarchive --posts "$posts" --scenario full --time "$dir/logs/full.time" --log "$dir/logs/full.log" --site "$dir/site"
 
@@ -112,6 +112,7 @@ for posts in $SIZES; do
         rm -rf "$copy"
         mkdir -p "$copy"
         cp -a "$dir/site" "$copy/site"
+        cp -a "$dir/site.boardarchive-state" "$copy/site.boardarchive-state"
         cp -a "$dir"/store.sqlite* "$copy/"
         for scenario in $SCENARIOS; do
             clock="$NOW"

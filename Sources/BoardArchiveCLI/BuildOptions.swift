@@ -11,6 +11,9 @@ struct BuildOptions: ParsableArguments {
     @Option(help: "The output folder. Default: site (build.out).")
     var out: String?
 
+    @Option(help: "The build's state folder (not published). Default: <out>.boardarchive-state beside the output folder (build.state).")
+    var state: String?
+
     @Option(help: "A templates folder to use instead of ./templates (copy ./templates to start) (build.templates).")
     var templates: String?
 
@@ -52,7 +55,7 @@ struct BuildOptions: ParsableArguments {
     /// The settings given as flags, by key (`--keyword` is not one: it adds to `build.keywords`).
     var flagSettings: [String: RawSetting] {
         let given: [String: String?] = [
-            "build.out": out, "build.templates": templates, "build.timezone": timezone, "build.lang": lang,
+            "build.out": out, "build.state": state, "build.templates": templates, "build.timezone": timezone, "build.lang": lang,
             "build.top-keywords": topKeywords.map(String.init), "build.top-keywords-max-share": topKeywordsMaxShare, "build.base-url": baseUrl,
             "build.noindex": noindex ? "true" : nil,
         ]
@@ -86,6 +89,7 @@ struct BuildOptions: ParsableArguments {
             now: instant, timeZone: settings.string("build.timezone").flatMap(TimeZone.init(identifier:)) ?? .current,
             language: settings.string("build.lang").flatMap(SiteLanguage.init(rawValue:)) ?? .ko, force: force,
             keywords: (settings.strings("build.keywords") ?? []) + keywords, topKeywords: settings.int("build.top-keywords") ?? 20)
+        configuration.stateDirectory = settings.string("build.state").map { URL(fileURLWithPath: $0, isDirectory: true) }
         configuration.allowShrink = allowShrink
         configuration.topKeywordsMaxShare = settings.double("build.top-keywords-max-share") ?? 0.1
         configuration.baseURL = try Self.parseBaseURL(settings.string("build.base-url"))

@@ -84,10 +84,11 @@ struct BuildSafetyCommandTests {
         #expect(refused.stderr.contains("has 212 post pages but this store would publish only 105"), "\(refused.stderr)")
         #expect(refused.stderr.contains("--allow-shrink"))
         #expect(try CommandRunner.files(under: site) == before)
-        // The pages are counted in the site's manifest; a site without one has them counted in its folder.
+        // The pages are counted in the site's manifest; a site copied elsewhere without its state has them counted in
+        // its folder.
         let bare = folder.appendingPathComponent("bare")
         try FileManager.default.copyItem(at: site, to: bare)
-        try FileManager.default.removeItem(at: bare.appendingPathComponent(".boardarchive-manifest"))
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("bare.boardarchive-state").path))
         let refusedBare = try await CommandRunner.run(["build", "--store", store, "--out", bare.path])
         #expect(refusedBare.status == 73)
         #expect(refusedBare.stderr.contains("has 212 post pages but this store would publish only 105"), "\(refusedBare.stderr)")

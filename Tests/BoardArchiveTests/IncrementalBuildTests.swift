@@ -51,7 +51,7 @@ struct IncrementalBuildTests {
     static func differencesFromCleanBuild(_ output: URL, store: ArchiveStore, inputs: Inputs = Inputs()) async throws -> [String] {
         let full = output.deletingLastPathComponent().appendingPathComponent("clean-\(UUID().uuidString)")
         try await build(store, inputs, into: full)
-        let (rebuilt, clean) = (try SiteFixture.files(under: output), try SiteFixture.files(under: full))
+        let (rebuilt, clean) = (try SiteFixture.filesWithState(under: output), try SiteFixture.filesWithState(under: full))
         return Set(rebuilt.keys).union(clean.keys).filter { rebuilt[$0] != clean[$0] }.sorted()
     }
 
@@ -329,7 +329,7 @@ struct IncrementalBuildTests {
         let second = root.appendingPathComponent("second")
         try FileManager.default.copyItem(at: output, to: second)
         try await Self.build(store, Inputs(), into: second)
-        let (before, after) = (try SiteFixture.files(under: output), try SiteFixture.files(under: second))
+        let (before, after) = (try SiteFixture.filesWithState(under: output), try SiteFixture.filesWithState(under: second))
         let staging = root.appendingPathComponent(".site.staging-99999999-crashed")
         var journal: [String] = []
         for (path, data) in after.sorted(by: { $0.key < $1.key }) where before[path] != data {
@@ -339,7 +339,7 @@ struct IncrementalBuildTests {
             journal.append("M " + path)
         }
         journal += before.keys.filter { after[$0] == nil }.sorted().map { "D " + $0 }
-        #expect(journal.contains("M posts/150.html") && journal.contains("M " + SiteManifest.fileName))
+        #expect(journal.contains("M posts/150.html") && journal.contains("M " + SiteManifest.path))
         try Data((journal.joined(separator: "\n") + "\n").utf8).write(to: staging.appendingPathComponent(SitePublisher.journalName))
         // The post goes back to what the first build showed; the next build finishes the second, then rebuilds.
         try store.record(posts: [original], at: SiteFixture.now)

@@ -20,6 +20,9 @@ struct PublishTests {
     static func stamps(under root: URL) throws -> [String: FileStamp] {
         var stamps: [String: FileStamp] = [:]
         for path in SitePublisher.files(under: root) { stamps[path] = try FileStamp(root.appendingPathComponent(path)) }
+        // The build's state beside the site, by its logical paths.
+        let state = BuildState.defaultDirectory(for: root)
+        for path in SitePublisher.files(under: state) { stamps[BuildState.prefix + path] = try FileStamp(state.appendingPathComponent(path)) }
         return stamps
     }
 
@@ -40,7 +43,7 @@ struct PublishTests {
         #expect(second.written == 0)
         #expect(second.removed == 0)
         #expect(second.unchanged == first.written)
-        #expect(try siblings(of: output) == ["site"])
+        #expect(try siblings(of: output) == ["site", "site.boardarchive-state"])
     }
 
     @Test("two builds into different folders give byte-identical trees")
@@ -95,7 +98,7 @@ struct PublishTests {
         }
         #expect(try SiteFixture.files(under: output) == bytes)
         #expect(try Self.stamps(under: output) == before)
-        #expect(try siblings(of: output) == ["site", "templates"])
+        #expect(try siblings(of: output) == ["site", "site.boardarchive-state", "templates"])
     }
 
     @Test("a build that fails late, after every board and post page was staged, leaves the previous site byte-identical")
@@ -116,7 +119,7 @@ struct PublishTests {
         }
         #expect(try SiteFixture.files(under: output) == bytes)
         #expect(try Self.stamps(under: output) == before)
-        #expect(try siblings(of: output) == ["site"])
+        #expect(try siblings(of: output) == ["site", "site.boardarchive-state"])
     }
 
     @Test("files staged before a failure never reach the previous site; bad paths are refused")
@@ -138,7 +141,7 @@ struct PublishTests {
         #expect(throws: BuildError.self) { try writer.write("y", to: "boards//x.html") }
         publisher.discard(staging)
         #expect(try SiteFixture.files(under: output) == bytes)
-        #expect(try siblings(of: output) == ["site"])
+        #expect(try siblings(of: output) == ["site", "site.boardarchive-state"])
     }
 
     @Test("the guard refuses a non-empty folder without the marker, unless forced")

@@ -11,7 +11,7 @@ struct SiteBuildTests {
         let report = try await SiteFixture.build(try SiteFixture.store(), into: output)
         let files = Set(try SiteFixture.files(under: output).keys)
         var expected: Set<String> = [
-            "index.html", ".boardarchive", ".boardarchive-manifest", "assets/site.css", "assets/site.js", "search.html", "keywords/index.html",
+            "index.html", ".boardarchive", "assets/site.css", "assets/site.js", "search.html", "keywords/index.html",
         ]
         expected.formUnion(["boards/1/index.html", "boards/1/page-2.html", "boards/1/page-3.html", "boards/2/index.html", "boards/3/index.html"])
         expected.formUnion(["feed.xml", "boards/1/feed.xml", "boards/2/feed.xml", "boards/3/feed.xml"])
@@ -21,22 +21,20 @@ struct SiteBuildTests {
         // The search index is sharded (its file names are the index's business) and keyword pages are named by slug.
         let index = Set(files.filter { $0.hasPrefix("search/") })
         let keywordPages = Set(files.filter { $0.hasPrefix("keywords/k-") })
-        // The build's own state for the next build: the search blocks' records and the search phase's choices.
-        let state = Set(files.filter { $0.hasPrefix(".boardarchive-cache/") })
-        #expect(
-            state.allSatisfy {
-                $0.range(
-                    of: #"^\.boardarchive-cache/(search/[nt]\d+\.(txt|terms)|search-(directory|keywords|blocks)\.txt|pages\.txt)$"#,
-                    options: .regularExpression)
-                    != nil
-            })
-        #expect(
-            files.subtracting(assets).subtracting(index).subtracting(keywordPages).subtracting(state) == expected.filter { !$0.hasPrefix("assets/") })
+        #expect(files.subtracting(assets).subtracting(index).subtracting(keywordPages) == expected.filter { !$0.hasPrefix("assets/") })
+        // The build's own state for the next build is beside the site, never in it: the manifest, the search blocks'
+        // records and the search phase's choices.
+        let stateFolder = output.deletingLastPathComponent().appendingPathComponent("site.boardarchive-state")
+        let state = Set(try SiteFixture.files(under: stateFolder).keys)
+        #expect(state.contains("manifest"))
+        let stateFile = #/manifest|cache/(search/[nt]\d+\.(txt|terms)|search-(directory|keywords|blocks)\.txt|pages\.txt)/#
+        #expect(state.allSatisfy { (try? stateFile.wholeMatch(in: $0)) != nil }, "\(state.sorted())")
+        #expect(!files.contains { $0.hasPrefix(".boardarchive-") })
         #expect(index.contains("search/manifest.js"))
         #expect(index.allSatisfy { $0.hasSuffix(".js") })
         #expect(keywordPages.allSatisfy { $0.range(of: #"^keywords/k-[0-9a-f]+(-page-[2-9][0-9]*)?\.html$"#, options: .regularExpression) != nil })
         #expect(assets.isSuperset(of: ["assets/site.css", "assets/site.js"]))
-        #expect(report.written == files.count - 1)  // every file but the manifest, which the publisher writes
+        #expect(report.written == files.count + state.count - 1)  // every file but the manifest, which the publisher writes
         #expect(report.unchanged == 0)
         #expect(report.files[.post] == 65)
         #expect(report.files[.board] == 5)

@@ -98,6 +98,13 @@ enum SiteFixture {
         return result
     }
 
+    /// ``files(under:)`` of a site and, by their logical paths (``BuildState/prefix``), of its state folder beside it.
+    static func filesWithState(under root: URL) throws -> [String: Data] {
+        var result = try files(under: root)
+        for (path, data) in try files(under: BuildState.defaultDirectory(for: root)) { result[BuildState.prefix + path] = data }
+        return result
+    }
+
     /// The text of one generated file.
     static func text(_ path: String, in root: URL) throws -> String {
         try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)

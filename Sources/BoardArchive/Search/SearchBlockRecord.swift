@@ -1,7 +1,7 @@
 import Foundation
 
 /// What the build remembers about one block of the search index, so that the next build can keep the block
-/// without reading its posts again: `.boardarchive-cache/search/<block>.txt` in the site, with the block's
+/// without reading its posts again: `cache/search/<block>.txt` in the state folder (``BuildState``), with the block's
 /// keyword terms in `<block>.terms` beside it.
 ///
 /// The record lists the block's index files, its posts (ids and creation times, by position) and, per keyword
@@ -31,7 +31,7 @@ struct SearchBlockRecord: Sendable, Equatable {
     var base: BuildDigest?
 
     /// The folder of the records, relative to the site root.
-    static let folder = ".boardarchive-cache/search/"
+    static let folder = BuildState.cache + "search/"
 
     static func recordPath(of id: String) -> String { folder + id + ".txt" }
     static func termsPath(of id: String) -> String { folder + id + ".terms" }

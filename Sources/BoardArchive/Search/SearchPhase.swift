@@ -70,11 +70,11 @@ struct SearchPhase: Sendable {
     static let indexFormat = "index-3"
 
     /// Path of the directory's state: its bucket count and files; its digest is the directory's.
-    static let directoryStatePath = ".boardarchive-cache/search-directory.txt"
+    static let directoryStatePath = BuildState.cache + "search-directory.txt"
     /// Path of the list of blocks (ids in build order); its digest covers the posts and boards of the store.
-    static let blocksStatePath = ".boardarchive-cache/search-blocks.txt"
+    static let blocksStatePath = BuildState.cache + "search-blocks.txt"
     /// Path of the keyword list; its digest covers the blocks and the keyword settings.
-    static let keywordStatePath = ".boardarchive-cache/search-keywords.txt"
+    static let keywordStatePath = BuildState.cache + "search-keywords.txt"
 
     /// Runs the phase; `SiteBuilder` calls this after the board pages and the home page.
     ///

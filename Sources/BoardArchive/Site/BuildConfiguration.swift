@@ -4,6 +4,9 @@ import Foundation
 public struct BuildConfiguration: Sendable {
     /// The output folder; default `site` in the current directory. Replaced as a whole by each build.
     public var outputDirectory: URL
+    /// The build's state folder (``BuildState``: what the next build needs to render only what changed); nil means
+    /// `<output>.boardarchive-state` beside the output folder. Never published; a site without it builds in full.
+    public var stateDirectory: URL?
     /// The Mustache templates folder (`layout`, `home`, `board`, `post`, `partials/`, `assets/`); nil means
     /// `templates` in the current directory (the repository's default templates).
     public var templatesDirectory: URL?
@@ -72,6 +75,11 @@ public struct BuildConfiguration: Sendable {
         templatesDirectory
             ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
             .appendingPathComponent("templates", isDirectory: true)
+    }
+
+    /// The state folder to use: the configured one, else `<output>.boardarchive-state` beside the output folder.
+    public var resolvedStateDirectory: URL {
+        stateDirectory?.standardizedFileURL ?? BuildState.defaultDirectory(for: outputDirectory)
     }
 
     /// The build's clock in the archive's time zone.

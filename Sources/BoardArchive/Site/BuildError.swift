@@ -41,6 +41,8 @@ public struct BuildError: Error, LocalizedError, Equatable, Sendable {
         case outputNotManaged
         /// The output path exists and is not a folder.
         case outputNotDirectory
+        /// The state folder cannot be kept beside the site (it is in the output folder, holds it, or is on another file system).
+        case stateFolderMisplaced(String)
         /// A file path produced by the build is not a safe relative path, or was produced twice.
         case invalidOutputPath(String)
         /// Partials include each other in a loop; the chain of template files, ending where it started.
@@ -103,6 +105,8 @@ public struct BuildError: Error, LocalizedError, Equatable, Sendable {
                 + "choose another folder or pass --force to replace it."
         case .outputNotDirectory:
             return "Build refused: the output path\(place) is not a folder; choose a folder or pass --force to replace it."
+        case .stateFolderMisplaced(let rule):
+            return "Build refused: the state folder\(place) cannot be kept beside the site: \(rule); choose another folder with --state."
         case .invalidOutputPath(let path):
             return "Build failed: the output file \"\(path)\" is not a safe relative path or was written twice\(place)."
         case .partialCycle(let chain):

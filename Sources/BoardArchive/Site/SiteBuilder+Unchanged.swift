@@ -2,7 +2,7 @@ import Foundation
 
 extension SiteBuilder {
     /// The build's record of what the board, post and home pages and the feeds were made from, as a whole.
-    static let pagesStatePath = ".boardarchive-cache/pages.txt"
+    static let pagesStatePath = BuildState.cache + "pages.txt"
 
     /// The digest of the archive's content as the store holds it: every board (id and name) and every post's id,
     /// board, content hash and redaction. One read of the post table, shared by the pages and the search index.

@@ -44,7 +44,10 @@ public struct SiteBuilder: Sendable {
     ///
     /// - Throws: ``BuildError`` (phase `prepare`) for a non-empty folder without the marker, or a file, unless `force`.
     public static func checkOutput(of configuration: BuildConfiguration) throws {
-        _ = try SitePublisher(outputDirectory: configuration.outputDirectory, force: configuration.force).checkOutput()
+        let publisher = SitePublisher(
+            outputDirectory: configuration.outputDirectory, stateDirectory: configuration.resolvedStateDirectory, force: configuration.force)
+        try publisher.checkStateDirectory()
+        _ = try publisher.checkOutput()
     }
 
     /// Builds the whole site into a staging folder and swaps it into ``BuildConfiguration/outputDirectory``.
@@ -53,12 +56,17 @@ public struct SiteBuilder: Sendable {
     /// - Throws: ``BuildError``; the previous site is then left exactly as it was.
     public func build() async throws -> BuildReport {
         var timer = PhaseClock(logger: logger)
-        let publisher = SitePublisher(outputDirectory: configuration.outputDirectory, force: configuration.force)
+        let stateDirectory = configuration.resolvedStateDirectory
+        let publisher = SitePublisher(outputDirectory: configuration.outputDirectory, stateDirectory: stateDirectory, force: configuration.force)
+        try publisher.checkStateDirectory()
         // A crashed build's journal is applied first: the previous manifest must describe the files on disk.
         publisher.recover()
         let previous = try publisher.checkOutput()
+        if let previous, try BuildState.migrateLegacyState(of: previous, to: stateDirectory) {
+            logger.info("Moved the build state out of the site", metadata: ["site": "\(previous.path)", "state": "\(stateDirectory.path)"])
+        }
         // The previous manifest (133,568 lines at 100k posts) is read on another core while the templates load.
-        let manifestLoad = Task.detached { previous.flatMap(SiteManifest.load(from:)) }
+        let manifestLoad = Task.detached { previous == nil ? nil : SiteManifest.load(from: stateDirectory) }
         let strings = SiteStrings(language: configuration.language)
         let clock = configuration.clock
         let templatesDirectory = configuration.resolvedTemplatesDirectory
@@ -69,7 +77,9 @@ public struct SiteBuilder: Sendable {
         let staging = try publisher.makeStagingDirectory()
         let flusher = WritebackFlusher()
         let output = SiteOutput(
-            stagingDirectory: staging, previousDirectory: previous, previousManifest: await manifestLoad.value, progress: progress)
+            stagingDirectory: staging, previousDirectory: previous, previousStateDirectory: stateDirectory,
+            previousManifest: await manifestLoad.value,
+            progress: progress)
         // Its tables (every path of the site, twice) are let go on another core once the build returns.
         defer { Task.detached(priority: .background) { withExtendedLifetime(output) {} } }
         let base = Self.baseDigest(renderer: renderer, configuration: configuration)

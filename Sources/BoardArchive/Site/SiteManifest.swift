@@ -1,15 +1,21 @@
 import Foundation
 
-/// The build's record of what each output file was made from: `.boardarchive-manifest` in the output folder.
+/// The build's record of what each output file was made from: `manifest` in the state folder (``BuildState``).
 ///
-/// One line per file, sorted by path (UTF-8 order): the file's ``BuildDigest`` (32 hex digits), a space, its path relative to the
-/// site root. The next build renders only the files whose digest changed and removes the files it no longer lists.
-/// The manifest is published with the site it describes (in the same commit), so it never describes another site.
+/// One line per file, sorted by path (UTF-8 order): the file's ``BuildDigest`` (32 hex digits), a space, its logical path
+/// (relative to the site root, or under ``BuildState/prefix`` for a state file). The next build renders only the files
+/// whose digest changed and removes the files it no longer lists. The manifest is published with the site it describes
+/// (in the same commit), so it never describes another site.
 struct SiteManifest: Sendable, Equatable {
-    /// The manifest's file name in the output folder.
-    static let fileName = ".boardarchive-manifest"
-    /// The first line; a manifest with another first line is ignored (the next build renders everything).
-    static let header = "boardarchive-manifest 1"
+    /// The manifest's file name in the state folder.
+    static let fileName = "manifest"
+    /// The manifest's logical path in a build.
+    static let path = BuildState.prefix + fileName
+    /// The first line; a manifest with another first line is ignored (the next build renders everything). 2: the state
+    /// folder beside the site (logical state paths under ``BuildState/prefix``).
+    static let header = "boardarchive-manifest 2"
+    /// The first line of the manifests kept inside the site (``BuildState/legacyManifest``), read once to migrate them.
+    static let legacyHeader = "boardarchive-manifest 1"
 
     /// Path → digest.
     var digests: [String: BuildDigest]
@@ -25,9 +31,14 @@ struct SiteManifest: Sendable, Equatable {
 
     static func == (lhs: SiteManifest, rhs: SiteManifest) -> Bool { lhs.digests == rhs.digests }
 
-    /// Reads the manifest of the site in `directory`; nil when there is none or it is not one this version wrote.
+    /// Reads the manifest of the state folder `directory`; nil when there is none or it is not one this version wrote.
     static func load(from directory: URL) -> SiteManifest? {
-        guard let data = FileManager.default.contents(atPath: directory.appendingPathComponent(fileName).path) else { return nil }
+        load(file: directory.appendingPathComponent(fileName), header: header)
+    }
+
+    /// Reads the manifest file `url` whose first line is `header`; nil when there is none or it has another first line.
+    static func load(file url: URL, header: String) -> SiteManifest? {
+        guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
         // Lines are cut on the raw bytes: `String.split` walks grapheme clusters, and `Data`'s own iterator costs a
         // call a byte; either was a large part of a rebuild with nothing changed.
         return data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> SiteManifest? in

@@ -20,12 +20,15 @@ final class SiteOutput: @unchecked Sendable {
     let stagingDirectory: URL
     /// The previous site, if any, whose unchanged files are kept.
     let previousDirectory: URL?
+    /// The previous build's state folder (``BuildState``), read only when there is a previous site.
+    let previousStateDirectory: URL?
     /// What the previous site's files were made from; empty when it had no manifest (everything is rendered).
     let previousManifest: SiteManifest
     /// ``stagingDirectory``'s and ``previousDirectory``'s paths with a trailing `/`: a file's path is one of them plus its
     /// relative path (Foundation's `URL.appendingPathComponent` was 5 % of the board and post pages step).
     private let stagingPrefix: String
     private let previousPrefix: String?
+    private let previousStatePrefix: String
     /// Whether the staging folder must end up a complete site (no previous site to keep files from).
     var isComplete: Bool { previousDirectory == nil }
 
@@ -43,14 +46,20 @@ final class SiteOutput: @unchecked Sendable {
     /// The caller's progress display, told of every file rendered and written.
     private let progress: ProgressMeter
 
-    /// Creates a writer into `stagingDirectory` (which must exist) keeping files of `previousDirectory`.
-    init(stagingDirectory: URL, previousDirectory: URL?, previousManifest: SiteManifest? = nil, progress: ProgressMeter = ProgressMeter()) {
+    /// Creates a writer into `stagingDirectory` (which must exist) keeping files of `previousDirectory` and of its state
+    /// folder `previousStateDirectory` (default: ``BuildState/defaultDirectory(for:)``).
+    init(
+        stagingDirectory: URL, previousDirectory: URL?, previousStateDirectory: URL? = nil, previousManifest: SiteManifest? = nil,
+        progress: ProgressMeter = ProgressMeter()
+    ) {
         self.progress = progress
         self.stagingDirectory = stagingDirectory
         self.previousDirectory = previousDirectory
+        self.previousStateDirectory = previousDirectory.map { previousStateDirectory ?? BuildState.defaultDirectory(for: $0) }
         self.previousManifest = previousDirectory == nil ? SiteManifest() : (previousManifest ?? SiteManifest())
         stagingPrefix = stagingDirectory.path + "/"
         previousPrefix = previousDirectory.map { $0.path + "/" }
+        previousStatePrefix = (self.previousStateDirectory?.path ?? "") + "/"
         // A rebuild declares about as many files as the previous build made: growing the table step by step rehashed
         // every path several times.
         produced.reserveCapacity(self.previousManifest.digests.count)
@@ -114,9 +123,14 @@ final class SiteOutput: @unchecked Sendable {
         previousDirectory == nil ? nil : previousManifest.digests[relativePath]
     }
 
-    /// The bytes of a file of the previous site, or nil.
+    /// The bytes of a file of the previous site or of its state, or nil.
     func previousContents(of relativePath: String) -> Data? {
-        previousPrefix.flatMap { FileManager.default.contents(atPath: $0 + relativePath) }
+        previousLocation(of: relativePath).flatMap { FileManager.default.contents(atPath: $0) }
+    }
+
+    /// Where the previous build left `relativePath` (a site or a state file), or nil without a previous site.
+    private func previousLocation(of relativePath: String) -> String? {
+        previousPrefix.map { BuildState.location(of: relativePath, site: $0, state: previousStatePrefix) }
     }
 
     /// The bytes of a file of this build: staged, else kept from the previous site.
@@ -145,7 +159,7 @@ final class SiteOutput: @unchecked Sendable {
             }
             return produced[index].key
         }
-        if let previousPrefix, Self.file(atPath: previousPrefix + relativePath, holds: data) { return }
+        if let previous = previousLocation(of: relativePath), Self.file(atPath: previous, holds: data) { return }
         try makeFolder(of: relativePath)
         try Self.writeFile(to: stagingPrefix + relativePath) { write in try data.withUnsafeBytes { try write($0) } }
         lock.withLock {

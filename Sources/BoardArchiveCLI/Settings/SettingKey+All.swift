@@ -39,6 +39,9 @@ extension SettingKey {
             "nightly.verify-fraction", .fraction, flag: "--verify-fraction", default: "1/7",
             "The share of every board re-read each run to find edits and deletions (1/7, 0.25; 0 turns it off)."),
         SettingKey("build.out", .path, flag: "--out", default: "site", "The output folder."),
+        SettingKey(
+            "build.state", .path, flag: "--state", example: "site.boardarchive-state",
+            "The build's state folder, kept beside the site and never published (default: <out>.boardarchive-state)."),
         SettingKey("build.templates", .path, flag: "--templates", example: "templates", "A templates folder instead of the bundled ones."),
         SettingKey(
             "build.timezone", .timeZone, flag: "--timezone", example: "Asia/Seoul", "The archive's time zone (default: the machine's)."),
