@@ -41,6 +41,10 @@
   // `meta` (a metadata record's field positions), `postings` (the posting lists' order), `budget` (bytes one run of a
   // search may load before it pauses), `fileEstimate` (what an index file not loaded yet is expected to weigh).
   var LAYOUT = null;
+  // How the index spells its files, the manifest's `format` (SearchIndexFormat in the builder): `hash` (FNV-1a offset
+  // basis and prime), posting lists' `alphabet`, `bitmap` marker, `bitmapBits` and `digitBits`, their `separator`, the
+  // `boardToken` prefix, `blocks` (prefixes and numbering) and `shards` (shard id parts). None is spelt here.
+  var FORMAT = null;
   var budgetOverride = 0;  // a budget set by the benchmark, else the manifest's
   function budgetBytes() { return budgetOverride || LAYOUT.budget; }
   function field(record, name) { return record[LAYOUT.meta[name]]; }
@@ -86,7 +90,8 @@
   function fold(value) { return value.toUpperCase().replace(/\u03A3/g, '\u03C3').toLowerCase(); }
   // Folding twice reaches a fixed point (ẞ → ß → ss), as TextNormalizer does.
   function normalize(value) { return fold(fold(String(value).normalize('NFKC'))).normalize('NFKC'); }
-  var WHITESPACE = /[\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/;
+  // JavaScript's own `\s`, which TextNormalizer.isWhitespace mirrors.
+  var WHITESPACE = /\s/;
 
   function queryWords(query) {
     var seen = Object.create(null), words = [];
@@ -118,28 +123,27 @@
   }
 
   function bucket(token, count) {
-    var hash = 0x811c9dc5, bytes = utf8(token);
-    for (var i = 0; i < bytes.length; i++) { hash = Math.imul(hash ^ bytes[i], 0x01000193) >>> 0; }
+    var hash = FORMAT.hash[0], bytes = utf8(token);
+    for (var i = 0; i < bytes.length; i++) { hash = Math.imul(hash ^ bytes[i], FORMAT.hash[1]) >>> 0; }
     return hash & (count - 1);
   }
 
-  var ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_';
   function decode(list) {
-    var out = [], i, value;
+    var out = [], i, value, alphabet = FORMAT.alphabet, bits = FORMAT.bitmapBits, base = 1 << FORMAT.digitBits;
     if (!list) { return out; }
-    if (list.charAt(0) === '!') {
+    if (list.charAt(0) === FORMAT.bitmap) {
       for (i = 1; i < list.length; i++) {
-        value = ALPHABET.indexOf(list.charAt(i));
-        for (var bit = 0; bit < 6; bit++) { if (value & (1 << bit)) { out.push((i - 1) * 6 + bit); } }
+        value = alphabet.indexOf(list.charAt(i));
+        for (var bit = 0; bit < bits; bit++) { if (value & (1 << bit)) { out.push((i - 1) * bits + bit); } }
       }
       return out;
     }
     var previous = -1, accumulator = 0;
     for (i = 0; i < list.length; i++) {
-      value = ALPHABET.indexOf(list.charAt(i));
+      value = alphabet.indexOf(list.charAt(i));
       if (value < 0) { continue; }
-      accumulator = accumulator * 32 + (value & 31);
-      if (value < 32) { previous += accumulator + 1; out.push(previous); accumulator = 0; }
+      accumulator = accumulator * base + (value & (base - 1));
+      if (value < base) { previous += accumulator + 1; out.push(previous); accumulator = 0; }
     }
     return out;
   }
@@ -159,17 +163,21 @@
   /* ---- The engine ---------------------------------------------------------------------------------- */
   var manifest = null;
 
-  function blockNumber(id) { var n = parseInt(id.slice(1), 10); return id.charAt(0) === 't' ? n * 2 + 1 : n * 2; }
+  function blockNumber(id) {
+    var blocks = FORMAT.blocks, notice = id.indexOf(blocks.notice) === 0;
+    var n = parseInt(id.slice((notice ? blocks.notice : blocks.plain).length), 10);
+    return n * blocks.stride + (notice ? 1 : 0);
+  }
 
-  /* The ids of the shards a step reads: one spelling each, shared by the loaders and the budget's plan. */
-  function directoryId(token) { return 'd' + bucket(token, manifest.d); }
-  function postingId(blockIndex, token) { var block = manifest.blocks[blockIndex]; return block[0] + '/p' + bucket(token, block[2]); }
-  function metaId(blockIndex, position) { return manifest.blocks[blockIndex][0] + '/m' + Math.floor(position / manifest.m); }
+  /* The ids of the shards a step reads: the format's spelling, shared by the loaders and the budget's plan. */
+  function directoryId(token) { return FORMAT.shards.directory + bucket(token, manifest.d); }
+  function postingId(blockIndex, token) { var block = manifest.blocks[blockIndex]; return block[0] + FORMAT.shards.postings + bucket(token, block[2]); }
+  function metaId(blockIndex, position) { return manifest.blocks[blockIndex][0] + FORMAT.shards.meta + Math.floor(position / manifest.m); }
   /* Contents shards are numbered within their group of posts (the posts of one metadata shard). */
   function contentsIds(blockIndex, position, record) {
     var ids = [];
     var first = record ? field(record, 'contentsFirst') : -1;
-    var group = manifest.blocks[blockIndex][0] + '/c' + Math.floor(position / manifest.m) + '-';
+    var group = manifest.blocks[blockIndex][0] + FORMAT.shards.contents + Math.floor(position / manifest.m) + FORMAT.shards.part;
     if (first >= 0) {
       for (var k = first; k < first + field(record, 'contentsCount'); k++) { ids.push(group + k); }
     }
@@ -180,7 +188,7 @@
     var id = postingId(blockIndex, token);
     return loadShard(id).then(function (payload) {
       var value = lookup(id, payload, token);
-      var parts = value === null ? [] : value.split('.'), lists = [];
+      var parts = value === null ? [] : value.split(FORMAT.separator), lists = [];
       for (var i = 0; i < postingCount(); i++) { lists.push(decode(parts[i])); }
       return lists;
     });
@@ -224,7 +232,7 @@
     var tokenLists = plans.map(function (p) {
       return Promise.all(p.tokens.map(function (token) { return postingLists(blockIndex, token); }));
     });
-    var boardList = board ? postingLists(blockIndex, '#b:' + board) : Promise.resolve(null);
+    var boardList = board ? postingLists(blockIndex, FORMAT.boardToken + board) : Promise.resolve(null);
     return Promise.all([Promise.all(tokenLists), boardList]).then(function (results) {
       var perWord = results[0], combined = results[1] ? results[1][0] : null;
       var sets = perWord.map(function (lists) {
@@ -328,7 +336,7 @@
   Search.prototype.directoryIds = function () { return this.tokens().map(directoryId); };
   Search.prototype.blockIds = function (blockIndex) {
     var tokens = this.tokens();
-    if (this.board) { tokens.push('#b:' + this.board); }
+    if (this.board) { tokens.push(FORMAT.boardToken + this.board); }
     return tokens.map(function (token) { return postingId(blockIndex, token); });
   };
 
@@ -484,8 +492,9 @@
     if (manifest) { return Promise.resolve(manifest); }
     return loadShard('manifest').then(function (m) {
       if (!m) { throw new Error('the search index is missing'); }
-      if (!m.layout) { throw new Error('the search index has no layout: rebuild the site'); }
+      if (!m.layout || !m.format) { throw new Error('the search index has no layout or format: rebuild the site'); }
       LAYOUT = m.layout;
+      FORMAT = m.format;
       manifest = m;
       return manifest;
     });
@@ -892,14 +901,14 @@
     }).then(function () {
       more.disabled = false;
       // A new value after every click, even one that found nothing new (a paused search going on).
-      if (state.generation === generation) { showCount(state); app.setAttribute('data-ready', String(state.generation) + '+' + state.shown + '.' + (++clicks)); }
+      if (state.generation === generation) { showCount(state); app.setAttribute('data-ready', String(state.generation) + '+' + state.shown + ':' + (++clicks)); }
     }).catch(function () {
       more.disabled = false;
       if (state.generation === generation) { setStatus(text('index-error')); }
     });
   }
 
-  /* The board filter as the index spells it (`#b:<boardId>`): the decimal id kept as text, never a JS number. */
+  /* The board filter's id as the index spells it after the format's `boardToken`: decimal text, never a JS number. */
   function boardToken(board) {
     var match = /^\s*(-?)0*(\d+)\s*$/.exec(String(board || ''));
     return match ? match[1] + match[2] : null;

@@ -4,7 +4,11 @@
 /// carries on, the first number is the position, each next one the gap minus one); or, after a `!`, a bitmap
 /// with six positions per letter. The alphabet (`0-9A-Za-z-_`) needs no escaping in JSON or JavaScript.
 enum PostingCodec {
-    static let alphabet: [UInt8] = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_".utf8)
+    static let alphabet: [UInt8] = Array(SearchIndexFormat.alphabet.utf8)
+    private static let marker = SearchIndexFormat.bitmapMarker.utf8.first ?? 0
+    private static let separator = SearchIndexFormat.listSeparator.utf8.first ?? 0
+    private static let (bits, digitBits) = (SearchIndexFormat.bitmapBits, SearchIndexFormat.digitBits)
+    private static let (digitBase, digitMask) = (1 << SearchIndexFormat.digitBits, (1 << SearchIndexFormat.digitBits) - 1)
     private static let values: [Int8] = {
         var table = [Int8](repeating: -1, count: 128)
         for (index, letter) in alphabet.enumerated() { table[Int(letter)] = Int8(index) }
@@ -22,18 +26,18 @@ enum PostingCodec {
             previous = position
             // Base-32 digits, most significant first; every digit but the last carries on (+32).
             var shift = 0
-            while value >> (shift + 5) > 0 { shift += 5 }
+            while value >> (shift + digitBits) > 0 { shift += digitBits }
             while shift > 0 {
-                gaps.append(alphabet[((value >> shift) & 31) + 32])
-                shift -= 5
+                gaps.append(alphabet[((value >> shift) & digitMask) + digitBase])
+                shift -= digitBits
             }
-            gaps.append(alphabet[value & 31])
+            gaps.append(alphabet[value & digitMask])
         }
-        let bitmapLength = 1 + last / 6 + 1
+        let bitmapLength = 1 + last / bits + 1
         if bitmapLength < gaps.count {
-            var bits = [Int](repeating: 0, count: last / 6 + 1)
-            for position in positions { bits[position / 6] |= 1 << (position % 6) }
-            return "!" + String(decoding: bits.map { alphabet[$0] }, as: UTF8.self)
+            var letters = [Int](repeating: 0, count: last / bits + 1)
+            for position in positions { letters[position / bits] |= 1 << (position % bits) }
+            return SearchIndexFormat.bitmapMarker + String(decoding: letters.map { alphabet[$0] }, as: UTF8.self)
         }
         return String(decoding: gaps, as: UTF8.self)
     }
@@ -46,12 +50,12 @@ enum PostingCodec {
     /// ``decode(_:)`` of the bytes of a string.
     static func decode<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> [Int] {
         var positions: [Int] = []
-        if bytes.first == UInt8(ascii: "!") {
+        if bytes.first == marker {
             for (index, byte) in bytes.dropFirst().enumerated() {
                 guard byte < 128 else { continue }
                 let value = Int(values[Int(byte)])
                 guard value >= 0 else { continue }
-                for bit in 0..<6 where value & (1 << bit) != 0 { positions.append(index * 6 + bit) }
+                for bit in 0..<bits where value & (1 << bit) != 0 { positions.append(index * bits + bit) }
             }
             return positions
         }
@@ -61,8 +65,8 @@ enum PostingCodec {
             guard byte < 128 else { continue }
             let value = Int(values[Int(byte)])
             guard value >= 0 else { continue }
-            accumulator = accumulator << 5 | (value & 31)
-            if value < 32 {
+            accumulator = accumulator << digitBits | (value & digitMask)
+            if value < digitBase {
                 previous += accumulator + 1
                 positions.append(previous)
                 accumulator = 0
@@ -78,7 +82,7 @@ enum PostingCodec {
     /// lists; they come back empty).
     static func decodeLists(_ lists: String) -> [[Int]] {
         guard !lists.isEmpty else { return noLists }
-        var decoded = lists.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false).map { decode($0) }
+        var decoded = lists.utf8.split(separator: separator, omittingEmptySubsequences: false).map { decode($0) }
         while decoded.count < SearchField.allCases.count { decoded.append([]) }
         return decoded
     }

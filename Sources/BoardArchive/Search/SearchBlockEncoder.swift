@@ -45,7 +45,7 @@ struct SearchBlockEncoder {
             }
             var postingFiles: [String: Data] = [:]
             for (bucket, group) in groups.enumerated() where !group.isEmpty {
-                let id = "\(blockId)/p\(bucket)"
+                let id = SearchIndexFormat.postingShardId(blockId: blockId, bucket: bucket)
                 postingFiles["search/\(id).js"] = SearchScript.wrap(shardId: id, payload: .array(group))
             }
             if buckets >= 65_536 || postingFiles.values.allSatisfy({ $0.count <= configuration.maximumFileBytes }) {
@@ -83,7 +83,7 @@ struct SearchBlockEncoder {
         var entries: [(token: String, lists: String)] = keys.indices.map { slot in
             var encoded = lists[(slot * 3)..<(slot * 3 + 3)].map(PostingCodec.encode)
             while encoded.last?.isEmpty == true { encoded.removeLast() }
-            return (SearchTokenizer.token(for: keys[slot]), encoded.joined(separator: "."))
+            return (SearchTokenizer.token(for: keys[slot]), encoded.joined(separator: SearchIndexFormat.listSeparator))
         }
         for (boardId, positions) in boards {
             entries.append((SearchTokenizer.boardToken(boardId), PostingCodec.encode(positions)))

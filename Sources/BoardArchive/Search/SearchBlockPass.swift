@@ -63,7 +63,7 @@ struct SearchBlockPass {
         while let key = try keys.next() {
             guard names[key.boardId] != nil else { continue }
             if key.isNotice != group {
-                if !current.isEmpty { try add(current, id: "t\(number)", lookup: store) }
+                if !current.isEmpty { try add(current, id: SearchIndexFormat.blockId(notice: true, index: number), lookup: store) }
                 current = []
                 places = 0
                 group = key.isNotice
@@ -77,13 +77,13 @@ struct SearchBlockPass {
             }
             places += 1
             if places == configuration.blockSize {
-                if !current.isEmpty { try add(current, id: (group ? "t" : "n") + "\(number)", lookup: store) }
+                if !current.isEmpty { try add(current, id: SearchIndexFormat.blockId(notice: group, index: number), lookup: store) }
                 current = []
                 places = 0
                 number += 1
             }
         }
-        if !current.isEmpty { try add(current, id: (group ? "t" : "n") + "\(number)", lookup: store) }
+        if !current.isEmpty { try add(current, id: SearchIndexFormat.blockId(notice: group, index: number), lookup: store) }
         while !inFlight.isEmpty { try finishOldest(lookup: store) }
         try readRemoved(ids: removedIds, lookup: store)
     }

@@ -74,7 +74,7 @@ struct SearchBlockPatch: Sendable {
             }
             var encoded = lists.map(PostingCodec.encode)
             while encoded.last?.isEmpty == true { encoded.removeLast() }
-            if !encoded.isEmpty { entries.append((SearchTokenizer.token(for: key), encoded.joined(separator: "."))) }
+            if !encoded.isEmpty { entries.append((SearchTokenizer.token(for: key), encoded.joined(separator: SearchIndexFormat.listSeparator))) }
         }
         // Board entries are made again from the documents: posts appended to the block extend them.
         var boards: [Int: [Int]] = [:]

@@ -45,7 +45,8 @@ struct SearchDirectory {
         }
         var files: [String: Data] = [:]
         for (bucket, group) in groups.enumerated() where !group.isEmpty {
-            files["search/d\(bucket).js"] = SearchScript.wrap(shardId: "d\(bucket)", payload: .array(group))
+            let id = SearchIndexFormat.directoryShardId(bucket: bucket)
+            files["search/\(id).js"] = SearchScript.wrap(shardId: id, payload: .array(group))
         }
         return (files, buckets)
     }

@@ -81,6 +81,7 @@ public struct SearchIndexBuilder: Sendable {
         let object = SearchJSON.object([
             ("v", .int(2)),
             ("layout", SearchRecordLayout.manifestObject),
+            ("format", SearchIndexFormat.manifestObject),
             ("m", .int(configuration.metaShardSize)),
             ("total", .int(total)),
             ("d", .int(directoryBuckets)),
@@ -98,10 +99,7 @@ public struct SearchIndexBuilder: Sendable {
     }
 
     /// The stable number of a block in the directory: `2k` for `n<k>`, `2k + 1` for the notice block `t<k>`.
-    static func blockNumber(_ id: String) -> Int {
-        let number = Int(id.dropFirst()) ?? 0
-        return id.hasPrefix("t") ? number * 2 + 1 : number * 2
-    }
+    static func blockNumber(_ id: String) -> Int { SearchIndexFormat.blockNumber(id) }
 
     /// Cuts the documents into notice blocks and other blocks, each oldest first, in search order (newest block first).
     static func blocks(of documents: [SearchDocument], size: Int) -> [(id: String, documents: [SearchDocument])] {

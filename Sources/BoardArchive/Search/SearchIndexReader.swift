@@ -296,7 +296,7 @@ public final class SearchIndexReader {
     /// The posting shard of `token` in a block.
     func postingPath(of token: String, blockIndex: Int) -> String {
         let block = blocks[blockIndex]
-        return "search/\(block.id)/p\(SearchTokenizer.bucket(of: token, count: block.buckets)).js"
+        return "search/\(SearchIndexFormat.postingShardId(blockId: block.id, bucket: SearchTokenizer.bucket(of: token, count: block.buckets))).js"
     }
 
     /// The block-directory shard of `token`.

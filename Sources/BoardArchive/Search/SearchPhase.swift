@@ -51,7 +51,7 @@ struct SearchPhase: Sendable {
         var kept: Bool
         /// For a re-encoded block, the matches its unchanged posts carry over from the previous build.
         var carried: CarriedMatches?
-        var isNotice: Bool { id.hasPrefix("t") }
+        var isNotice: Bool { SearchIndexFormat.isNoticeBlock(id) }
     }
 
     let configuration: BuildConfiguration

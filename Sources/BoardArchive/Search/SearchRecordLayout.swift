@@ -17,11 +17,12 @@ enum SearchRecordLayout {
     }
 
     /// The id of the metadata shard of a block's group of posts (positions `group * m ..< (group + 1) * m`).
-    static func metaShardId(blockId: String, group: Int) -> String { "\(blockId)/m\(group)" }
+    static func metaShardId(blockId: String, group: Int) -> String { SearchIndexFormat.metaShardId(blockId: blockId, group: group) }
 
-    /// The id of a contents shard: numbered within its group (`contentsFirst` counts from 0 in the group), so that a
-    /// post whose contents changed length moves no other group's shards. `search.js` spells it the same way.
-    static func contentsShardId(blockId: String, group: Int, shard: Int) -> String { "\(blockId)/c\(group)-\(shard)" }
+    /// The id of a contents shard (``SearchIndexFormat/contentsShardId(blockId:group:shard:)``).
+    static func contentsShardId(blockId: String, group: Int, shard: Int) -> String {
+        SearchIndexFormat.contentsShardId(blockId: blockId, group: group, shard: shard)
+    }
 
     /// The byte budget of one run of a search in the browser.
     ///

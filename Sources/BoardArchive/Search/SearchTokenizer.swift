@@ -80,17 +80,10 @@ enum SearchTokenizer {
 
     /// The token that lists a board's posts in a block (in the title slot); it is longer than any gram.
     static func boardToken(_ boardId: Int) -> String { boardTokenPrefix + String(boardId) }
-    static let boardTokenPrefix = "#b:"
+    static let boardTokenPrefix = SearchIndexFormat.boardTokenPrefix
 
-    /// The posting bucket of `token` among `count` (a power of two): FNV-1a of its UTF-8 bytes, as `search.js` computes it.
-    static func bucket(of token: String, count: Int) -> Int {
-        var hash: UInt32 = 0x811C_9DC5
-        for byte in token.utf8 {
-            hash ^= UInt32(byte)
-            hash = hash &* 0x0100_0193
-        }
-        return Int(hash & UInt32(count - 1))
-    }
+    /// The posting bucket of `token` among `count` (a power of two), as `search.js` computes it (``SearchIndexFormat``).
+    static func bucket(of token: String, count: Int) -> Int { SearchIndexFormat.bucket(of: token, count: count) }
 
     private static let unigramFlag: UInt64 = 1 << 42
     private static let mask21: UInt64 = (1 << 21) - 1
