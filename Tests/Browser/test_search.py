@@ -309,3 +309,31 @@ def test_the_search_page_links_to_the_keyword_page_of_its_query(driver, demo_sit
     link.click()
     assert "/keywords/" in driver.current_url and driver.current_url.endswith(".html")
     assert driver.find_element(By.CSS_SELECTOR, "h1").text.strip() == keyword
+
+
+ROW_MARKUP_SCRIPT = """
+return Array.from(document.querySelectorAll(arguments[0])).map(function (row) {
+  return [row.getAttribute('data-post-id'), row.outerHTML.replace(/href="(\\.\\.\\/)?posts\\//g, 'href="posts/')];
+});"""
+
+
+def test_a_result_row_is_the_keyword_pages_row_of_the_same_post(driver, demo_site):
+    """One row partial: search.js fills the <template> the build rendered from partials/post-row, so a result row is
+    the markup of the same post's row on the keyword page of the query (links aside, which are relative to each page)."""
+    driver.get(file_url(demo_site.page("keywords/index.html")))
+    keywords = [link.text.strip() for link in driver.find_elements(By.CSS_SELECTOR, ".keyword-entry a")]
+    assert keywords, "keywords/index.html lists no keyword"
+    compared = 0
+    for keyword in keywords[:3]:
+        driver.find_element(By.LINK_TEXT, keyword).click()
+        # Both pages refresh dates and "new" badges against the reader's clock (site.js) once loaded.
+        expected = dict(driver.execute_script(ROW_MARKUP_SCRIPT, "table.keyword-results tr[data-post-id]"))
+        open_search(driver, demo_site, keyword, "all")
+        shown = driver.execute_script(ROW_MARKUP_SCRIPT, "#search-results tr[data-post-id]")
+        assert shown, f"the search for {keyword!r} shows no row"
+        for post_id, markup in shown:
+            if post_id in expected:
+                assert markup == expected[post_id], f"post {post_id} for {keyword!r}:\n{markup}\n!=\n{expected[post_id]}"
+                compared += 1
+        driver.get(file_url(demo_site.page("keywords/index.html")))
+    assert compared >= 10, f"only {compared} rows were on both pages"

@@ -723,7 +723,75 @@
     recentBox.hidden = !(focused || !input || input.value.trim() === '');
   }
 
-  /* ---- Rows (the same markup as partials/post-row) ------------------------------------------------- */
+  /* ---- Rows: partials/post-row, which the build renders into the page as <template id="search-row"> ------------ */
+  // SearchRowTemplate in the builder: each value is U+E000 key U+E001; each section on a row key is
+  // <!--ba:s:key-->…<!--ba:e:key--> (ba:i: when inverted), in element content and inside attribute values alike.
+  var rowTemplate = document.getElementById('search-row');
+  var PLACEHOLDER = /\uE000([^\uE001]*)\uE001/g;
+  var SECTION = /<!--ba:([sie]):([^-]*)-->/g;
+
+  /* Whether a section on `key` ('s') or an inverted one ('i') shows its content for these values. */
+  function shows(kind, key, values) { return kind === 'i' ? !values[key] : !!values[key]; }
+
+  /* An attribute value with its sections kept or dropped and its values put in (text: attributes are never markup). */
+  function fillText(value, values) {
+    var out = '', at = 0, stack = [], hiding = 0, match;
+    SECTION.lastIndex = 0;
+    while ((match = SECTION.exec(value))) {
+      if (!hiding) { out += value.slice(at, match.index); }
+      at = SECTION.lastIndex;
+      if (match[1] === 'e') { if (stack.pop()) { hiding--; } continue; }
+      var hides = !shows(match[1], match[2], values);
+      stack.push(hides);
+      if (hides) { hiding++; }
+    }
+    if (!hiding) { out += value.slice(at); }
+    return out.replace(PLACEHOLDER, function (whole, key) { return values[key] === undefined ? '' : String(values[key]); });
+  }
+
+  /* One result row: the template's copy with the row's sections and values; a key ending in HTML is a value's text
+   * with the searched words in <mark>. */
+  function fillRow(values, words) {
+    var fragment = rowTemplate.content.cloneNode(true);
+    // Sections in element content, innermost first (their end comes first in document order).
+    var walker = document.createTreeWalker(fragment, NodeFilter.SHOW_COMMENT), comments = [], node, open = [];
+    while ((node = walker.nextNode())) { comments.push(node); }
+    comments.forEach(function (comment) {
+      var match = /^ba:([sie]):(.*)$/.exec(comment.data);
+      if (!match) { return; }
+      if (match[1] !== 'e') { open.push([comment, shows(match[1], match[2], values)]); return; }
+      var start = open.pop();
+      if (!start) { return; }
+      if (start[1]) { start[0].parentNode.removeChild(start[0]); comment.parentNode.removeChild(comment); return; }
+      var range = document.createRange();
+      range.setStartBefore(start[0]);
+      range.setEndAfter(comment);
+      range.deleteContents();
+    });
+    var elements = fragment.querySelectorAll('*');
+    for (var e = 0; e < elements.length; e++) {
+      for (var a = 0; a < elements[e].attributes.length; a++) {
+        var attribute = elements[e].attributes[a];
+        if (/[\uE000<]/.test(attribute.value)) { attribute.value = fillText(attribute.value, values); }
+      }
+    }
+    var texts = [], textWalker = document.createTreeWalker(fragment, NodeFilter.SHOW_TEXT);
+    while ((node = textWalker.nextNode())) { if (node.data.indexOf('\uE000') >= 0) { texts.push(node); } }
+    texts.forEach(function (textNode) {
+      var parts = document.createDocumentFragment(), data = textNode.data, at = 0, match;
+      PLACEHOLDER.lastIndex = 0;
+      while ((match = PLACEHOLDER.exec(data))) {
+        if (match.index > at) { parts.appendChild(document.createTextNode(data.slice(at, match.index))); }
+        var key = match[1], value = values[key] === undefined ? '' : String(values[key]);
+        if (/HTML$/.test(key)) { appendMarked(parts, value, words); } else { parts.appendChild(document.createTextNode(value)); }
+        at = PLACEHOLDER.lastIndex;
+      }
+      if (at < data.length) { parts.appendChild(document.createTextNode(data.slice(at))); }
+      textNode.parentNode.replaceChild(parts, textNode);
+    });
+    return fragment;
+  }
+
   function element(tag, className, content) {
     var node = document.createElement(tag);
     if (className) { node.className = className; }
@@ -731,60 +799,27 @@
     return node;
   }
 
-  function buildRow(record, contentsText, words, boardNames) {
+  /* The row's values, by the keys of a keyword row (KeywordPageWriter.rowKeys); `…HTML` values are plain text here. */
+  function rowValues(record, contentsText, words, boardNames) {
     var postId = field(record, 'postId'), type = field(record, 'postType'), created = new Date(field(record, 'created') * 1000);
-    var row = element('tr', 'post-row' + (type === 'notice' ? ' is-notice' : '') + (type === 'reply' ? ' is-reply' : ''));
-    row.setAttribute('data-post-id', String(postId));
-    row.setAttribute('data-post-type', type);
-    row.setAttribute('data-fresh', '');
     // Dates in the archive's time zone against the reader's clock, by site.js's date module (loaded first by the layout).
     var dates = window.BoardArchiveDates, local = dates.localParts(created), today = dates.localParts(new Date());
-    var isToday = dates.sameDay(local, today);
+    var title = String(field(record, 'title')), writer = String(field(record, 'writer'));
+    if (title.trim() === '') { title = text('untitled'); }
+    var comments = field(record, 'comments'), attachments = field(record, 'attachments'), boardName = boardNames[field(record, 'boardId')];
+    var excerpt = contentsText === null ? null : snippet(contentsText, words);
+    return {
+      postId: postId, postType: type, href: 'posts/' + postId + '.html', title: title, titleHTML: title, writer: writer,
+      writerHTML: writer, isAnonymous: false, iso: dates.iso(field(record, 'created')), dateLabel: dates.shortLabel(local, today),
+      fullDate: dates.fullLabel(local), viewCount: field(record, 'views'), commentsCount: comments, hasComments: comments > 0,
+      attachmentsCount: attachments, hasAttachment: attachments > 0, isNotice: type === 'notice', isReply: type === 'reply',
+      isNew: dates.sameDay(local, today), boardName: boardName === undefined ? '' : boardName, hasBoardName: boardName !== undefined,
+      snippetHTML: excerpt === null ? '' : excerpt, hasSnippet: excerpt !== null
+    };
+  }
 
-    var titleCell = element('td', 'post-title');
-    var slot = element('span', 'badge-slot');
-    if (type === 'notice') { slot.appendChild(element('span', 'notice-badge', text('notice'))); }
-    if (type === 'reply') { slot.appendChild(element('span', 'reply-marker', text('reply'))); }
-    if (isToday) { var badge = element('span', 'new-badge', text('new')); badge.title = text('new-long'); slot.appendChild(badge); }
-    titleCell.appendChild(slot);
-    titleCell.appendChild(document.createTextNode(' '));
-    var link = element('a');
-    link.href = 'posts/' + postId + '.html';
-    var title = String(field(record, 'title'));
-    if (title.trim() === '') { link.textContent = text('untitled'); } else { appendMarked(link, title, words); }
-    titleCell.appendChild(link);
-    var comments = field(record, 'comments'), boardName = boardNames[field(record, 'boardId')];
-    if (comments > 0) { titleCell.appendChild(document.createTextNode(' ')); titleCell.appendChild(element('span', 'comment-count', '[' + comments + ']')); }
-    if (boardName !== undefined) { titleCell.appendChild(document.createTextNode(' ')); titleCell.appendChild(element('span', 'search-board', boardName)); }
-    if (contentsText !== null) {
-      var excerpt = snippet(contentsText, words);
-      if (excerpt !== null) { var p = element('p', 'search-snippet'); appendMarked(p, excerpt, words); titleCell.appendChild(p); }
-    }
-    row.appendChild(titleCell);
-
-    var writerCell = element('td', 'post-writer');
-    appendMarked(writerCell, String(field(record, 'writer')), words);
-    row.appendChild(writerCell);
-
-    var dateCell = element('td', 'post-date');
-    var time = element('time', '', dates.shortLabel(local, today));
-    time.setAttribute('datetime', dates.iso(field(record, 'created')));
-    time.setAttribute('data-format', 'short');
-    time.title = dates.fullLabel(local);
-    dateCell.appendChild(time);
-    row.appendChild(dateCell);
-    row.appendChild(element('td', 'post-views', String(field(record, 'views'))));
-    row.appendChild(element('td', 'post-comments', String(comments)));
-    var attachmentCell = element('td', 'post-attachment');
-    if (field(record, 'attachments') > 0) {
-      var marker = element('span', 'attachment-marker');
-      marker.title = text('attachment');
-      marker.setAttribute('role', 'img');
-      marker.setAttribute('aria-label', text('attachment'));
-      attachmentCell.appendChild(marker);
-    }
-    row.appendChild(attachmentCell);
-    return row;
+  function buildRow(record, contentsText, words, boardNames) {
+    return fillRow(rowValues(record, contentsText, words, boardNames), words);
   }
 
   /* Renders hits [from, to) of the current search, in order. */

@@ -15,18 +15,22 @@ struct PageContext: Sendable {
     /// The keys of every ``row(for:root:)``.
     static let rowKeys: Set<String> = [
         "postId", "postType", "title", "href", "writer", "isAnonymous", "iso", "dateLabel", "fullDate", "viewCount", "commentsCount",
-        "hasComments", "attachmentsCount", "hasAttachment", "isNotice", "isReply", "isNew",
+        "hasComments", "attachmentsCount", "hasAttachment", "isNotice", "isReply", "isNew", "titleHTML", "writerHTML",
     ]
 
     /// The context of one post row, for the `partials/post-row` partial (and any listing that reuses it).
     ///
     /// Keys: `postId`, `postType`, `title`, `href`, `writer`, `isAnonymous`, `iso` (UTC, for `<time datetime>`),
     /// `dateLabel` (`HH:mm` today, else `yy-MM-dd`), `fullDate`, `viewCount`, `commentsCount`, `hasComments`,
-    /// `attachmentsCount`, `hasAttachment`, `isNotice`, `isReply`, `isNew`.
+    /// `attachmentsCount`, `hasAttachment`, `isNotice`, `isReply`, `isNew`, and `titleHTML` and `writerHTML`: the title and
+    /// writer escaped, which the row partial prints raw (`{{{titleHTML}}}`) because keyword and search rows put `<mark>`
+    /// in them (the same bytes as `{{title}}`: ``HTMLEscaping``).
     /// - Parameter root: the relative root of the page the row appears on.
     func row(for post: Post, root: String) -> [String: Any] {
         var context = postSummary(post)
         context["href"] = root + SitePaths.post(post.postId)
+        context["titleHTML"] = HTMLEscaping.escape(displayTitle(post))
+        context["writerHTML"] = HTMLEscaping.escape(writerLabel(post))
         return context
     }
 

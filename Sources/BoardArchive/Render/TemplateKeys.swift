@@ -37,7 +37,7 @@ enum TemplateKeys {
 
     /// The search page's menus and the keyword index.
     static let search: Set<String> = [
-        "targets", "value", "label", "boards", "boardId", "name", "keywords", "hasKeywords", "keyword", "count", "countLabel",
+        "targets", "value", "label", "boards", "boardId", "name", "keywords", "hasKeywords", "keyword", "count", "countLabel", "rowTemplate",
     ]
 
     /// Every key a template may read.

@@ -87,6 +87,16 @@ struct TemplateRenderer: Sendable {
             }
         }
         try refusePartialCycles(in: sources, directory: directory)
+        // search.js fills in the row the search page holds: without it, every search would fail in the browser.
+        if let search = sources.first(where: { $0.name == "search" }),
+            !tags(in: search.text).contains(where: { $0.name == SearchRowTemplate.key && ["{", "&"].contains($0.sigil) })
+        {
+            throw BuildError(
+                phase: .templates,
+                reason: .templateSyntax(
+                    "the search page must print its result row's template raw, {{{\(SearchRowTemplate.key)}}}, inside a <template id=\"search-row\">"),
+                location: displayPath(directory, "search"))
+        }
         let stringKeys = Set(strings.table.keys)
         for (name, text) in sources {
             if let unknown = TemplateKeys.unknownKey(in: text, strings: stringKeys) {
@@ -170,7 +180,7 @@ struct TemplateRenderer: Sendable {
         }
     }
 
-    private static func displayPath(_ directory: URL, _ name: String) -> String {
+    static func displayPath(_ directory: URL, _ name: String) -> String {
         directory.appendingPathComponent(name + ".mustache").path
     }
 

@@ -97,7 +97,7 @@ struct KeywordPageWriter: Sendable {
     static let batchSize = 256
 
     /// The keys of every keyword row.
-    static let rowKeys = PageContext.rowKeys.union(RowStencil.slots).union(["boardName", "hasSnippet"])
+    static let rowKeys = PageContext.rowKeys.union(RowStencil.slots).union(["boardName", "hasBoardName", "hasSnippet"])
 
     /// The keys of a keyword page's context that differ between pages (`title` and `content` from ``TemplateRenderer``).
     static let pageKeys: Set<String> = ["keyword", "count", "countLabel", "isFront", "hasPosts", "posts", "pager", "searchHref", "title", "content"]
@@ -205,6 +205,7 @@ struct KeywordPageWriter: Sendable {
             guard let post = posts[ids[item]] else { throw CancellationError() }
             var row = pages.row(for: post, root: "../")
             row["boardName"] = boardNames[post.boardId] ?? ""
+            row["hasBoardName"] = true
             let title = (row["title"] as? String) ?? post.title
             let writer = (row["writer"] as? String) ?? post.writer.displayName
             // A row holding U+0000 could hold something that reads as a stencil's placeholder: rendered whole.
@@ -286,7 +287,8 @@ struct KeywordPageWriter: Sendable {
     }
 
     /// A post row with highlights: the keys of `PageContext.row` plus `titleHTML`, `writerHTML`, `hasSnippet`,
-    /// `snippetHTML` (escaped text with `<mark>` around each match, inserted raw with `{{{…}}}`) and `boardName`; with a
+    /// `snippetHTML` (escaped text with `<mark>` around each match, inserted raw with `{{{…}}}`), `boardName` and
+    /// `hasBoardName`; with a
     /// stencil, also the row already rendered (see ``TemplateRenderer/StencilPlan``).
     private func context(of post: PreparedPost, _ highlight: Highlight, stencil: RowStencil?) -> [String: Any] {
         var context = post.row
