@@ -78,19 +78,11 @@ struct FeedPhase: Sendable {
     }
 
     private func digest(_ kind: String, posts: [ListedPost], boardNames: [Int: String]) -> BuildDigest {
-        var digest = base
-        digest.add(kind)
-        digest.add(baseURL?.absoluteString ?? "")
-        for (boardId, name) in boardNames.sorted(by: { $0.key < $1.key }) {
-            digest.add(boardId)
-            digest.add(name)
-        }
-        digest.add(posts.count)
-        for listed in posts {
-            digest.add(listed.post.postId)
-            digest.add(listed.contentHash)
-        }
-        return digest
+        FeedInput(
+            scope: kind, baseURL: baseURL?.absoluteString,
+            boards: boardNames.sorted(by: { $0.key < $1.key }).map { BoardNameInput(boardId: $0.key, name: $0.value) },
+            posts: posts.map { LinkInput(postId: $0.post.postId, contentHash: $0.contentHash) }
+        ).digest(base: base)
     }
 
     private func makeFeed(path: String, title: String, alternate: String, posts: [ListedPost], boardNames: [Int: String]?) throws -> AtomFeed {

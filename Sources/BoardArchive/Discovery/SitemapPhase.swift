@@ -48,10 +48,7 @@ struct SitemapPhase: Sendable {
             files.append(path)
             try write(urlset: Array(pages[start..<min(start + pagesPerFile, pages.count)]), to: path)
         }
-        var digest = base
-        digest.add("sitemap-index")
-        digest.add(baseURL.absoluteString)
-        for file in files { digest.add(file) }
+        let digest = SitemapInput(isIndex: true, baseURL: baseURL.absoluteString, entries: files).digest(base: base)
         guard try output.needsRendering(Self.sitemapPath, digest: digest) else { return }
         var xml = Self.header + #"<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">"# + "\n"
         for file in files { xml += "<sitemap><loc>\(AtomFeed.escape(address(of: file)))</loc></sitemap>\n" }
@@ -60,10 +57,7 @@ struct SitemapPhase: Sendable {
     }
 
     private func write(urlset pages: [String], to path: String) throws {
-        var digest = base
-        digest.add("sitemap")
-        digest.add(baseURL.absoluteString)
-        for page in pages { digest.add(page) }
+        let digest = SitemapInput(isIndex: false, baseURL: baseURL.absoluteString, entries: pages).digest(base: base)
         guard try output.needsRendering(path, digest: digest) else { return }
         var xml = Self.header + #"<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">"# + "\n"
         for page in pages { xml += "<url><loc>\(AtomFeed.escape(address(of: page)))</loc></url>\n" }

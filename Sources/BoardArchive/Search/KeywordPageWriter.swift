@@ -129,20 +129,17 @@ struct KeywordPageWriter: Sendable {
                     searchHref: Self.searchHref(keyword.text)))
             pageCount += keywordPages.count
             for page in keywordPages {
-                var digest = base
-                digest.add("keyword")
-                digest.add(results.keyword.text)
-                listing.addPager(of: page.archivePage, to: &digest)
-                for row in page.range {
-                    digest.add(results.postIds[row])
-                    if results.removed[row] {
-                        digest.add("removed")
-                        continue
-                    }
-                    digest.add(Int(bitPattern: UInt(results.hashes[row])))
-                    digest.add(boardNames[results.boards[row]] ?? "")
-                    digest.add(pages.clock.isToday(Date(timeIntervalSince1970: TimeInterval(results.created[row]))))
-                }
+                let input = KeywordPageInput(
+                    keyword: results.keyword.text, pager: listing.pager(of: page.archivePage),
+                    rows: page.range.map { row in
+                        results.removed[row]
+                            ? KeywordRowInput(postId: results.postIds[row], removed: true)
+                            : KeywordRowInput(
+                                postId: results.postIds[row], removed: false, contentHash: results.hashes[row],
+                                boardName: boardNames[results.boards[row]] ?? "",
+                                isToday: pages.clock.isToday(Date(timeIntervalSince1970: TimeInterval(results.created[row]))))
+                    })
+                let digest = input.digest(base: base)
                 let path = "keywords/" + Self.fileName(slug: results.keyword.slug, archivePage: page.archivePage)
                 if try output.needsRendering(path, digest: digest) {
                     let oldest =

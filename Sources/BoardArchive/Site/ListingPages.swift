@@ -67,20 +67,18 @@ public struct ListingPages: Sendable, Equatable {
         page.map { "page-\($0 + 2).html" } ?? "index.html"
     }
 
-    /// Adds what the pager and header of `page` (nil: the front page) show to `digest`: the page, its numbered
-    /// window, whether a newer archive page exists and whether the listing shows any post (every page shows its list
-    /// and pager, or the empty state, by that), and on the front page the total and the number of archive pages.
-    public func addPager(of page: Int?, to digest: inout BuildDigest) {
-        digest.add(page)
-        for number in window(around: page) { digest.add(number) }
+    /// What the pager and header of `page` (nil: the front page) show: the page, its numbered window, whether a newer
+    /// archive page exists and whether the listing shows any post (every page shows its list and pager, or the empty
+    /// state, by that), and on the front page the total and the number of archive pages.
+    func pager(of page: Int?) -> PagerInput {
+        var pager = PagerInput(page: page, window: window(around: page))
         if let page {
-            digest.add(page + 1 < archivePageCount)
-            digest.add(shownCount > 0)
+            pager.hasNewer = page + 1 < archivePageCount
+            pager.hasPosts = shownCount > 0
         } else {
-            digest.add(totalCount)
-            digest.add(shownCount)
-            digest.add(archivePageCount)
+            (pager.totalCount, pager.shownCount, pager.archivePageCount) = (totalCount, shownCount, archivePageCount)
         }
+        return pager
     }
 
     /// The archive pages the pager shows around `page` (nil: the front page), newest first: at most `width`.

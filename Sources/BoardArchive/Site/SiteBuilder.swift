@@ -213,17 +213,14 @@ public struct SiteBuilder: Sendable {
 
     /// The digest of the home page: every board's summary as the page shows it.
     static func homeDigest(_ summaries: [BoardSummary], base: BuildDigest, clock: ArchiveClock) -> BuildDigest {
-        var digest = base
-        digest.add("home")
-        for summary in summaries {
-            digest.add(summary.board.boardId)
-            digest.add(summary.board.displayName)
-            digest.add(summary.postCount)
-            digest.add(summary.hasPostFromToday)
-            digest.add(summary.newestPostDate.map { Int($0.timeIntervalSince1970) })
-            digest.add(summary.newestPostDate.map(clock.isToday) ?? false)
-        }
-        return digest
+        HomePageInput(
+            boards: summaries.map { summary in
+                HomeBoardInput(
+                    boardId: summary.board.boardId, boardName: summary.board.displayName, postCount: summary.postCount,
+                    hasPostFromToday: summary.hasPostFromToday, newestPostSeconds: summary.newestPostDate.map { Int($0.timeIntervalSince1970) },
+                    newestIsToday: summary.newestPostDate.map(clock.isToday) ?? false)
+            }
+        ).digest(base: base)
     }
 
     /// Copies every non-hidden file under `assets` (sorted) to `assets/` in the site.

@@ -1,0 +1,161 @@
+import Foundation
+
+/// What one output file is made from, as a value: the file's digest is derived from the value's encoding
+/// (``DigestEncoder``), so a field added to an input is part of its files' digests by construction, and a test changes
+/// each field of each kind in turn and sees the digest change (`PageInputTests`).
+///
+/// Inputs hold keys, never rows: ids, content hashes (which cover every field the API sent), names, "today" flags and
+/// the pager, so that every digest is made without reading a post.
+protocol PageInput: Codable {
+    /// The kind of file (`post`, `board`, …): two kinds whose values encode alike still differ.
+    static var kind: String { get }
+}
+
+extension PageInput {
+    /// The file's digest: the build's shared inputs (`base`: templates, strings, settings), the kind, then the value.
+    func digest(base: BuildDigest) -> BuildDigest {
+        var start = base
+        start.add(Self.kind)
+        return DigestEncoder.digest(of: self, base: start)
+    }
+}
+
+/// A post as a row shows it: the post, and whether it is from today (the new badge and `HH:mm` instead of `yy-MM-dd`).
+struct RowInput: Codable, Equatable {
+    var postId: Int
+    var contentHash: String
+    var isToday: Bool
+
+    init(postId: Int, contentHash: String, isToday: Bool) {
+        self.postId = postId
+        self.contentHash = contentHash
+        self.isToday = isToday
+    }
+
+    init(_ key: ListingKey, clock: ArchiveClock) {
+        self.init(postId: key.postId, contentHash: key.contentHash, isToday: clock.isToday(key.created))
+    }
+}
+
+/// A link to another post: its id and content hash (which covers the title the link shows).
+struct LinkInput: Codable, Equatable {
+    var postId: Int
+    var contentHash: String
+
+    init(postId: Int, contentHash: String) {
+        self.postId = postId
+        self.contentHash = contentHash
+    }
+
+    init?(_ key: ListingKey?) {
+        guard let key else { return nil }
+        self.init(postId: key.postId, contentHash: key.contentHash)
+    }
+}
+
+/// What the pager and header of a listing page show (``ListingPages/pager(of:)``): the page (nil: the front page), its
+/// numbered window, and either whether a newer archive page exists and whether the listing shows any post (archive
+/// pages) or the total, the posts shown and the number of archive pages (the front page).
+struct PagerInput: Codable, Equatable {
+    var page: Int?
+    var window: [Int]
+    var hasNewer: Bool? = nil
+    var hasPosts: Bool? = nil
+    var totalCount: Int? = nil
+    var shownCount: Int? = nil
+    var archivePageCount: Int? = nil
+}
+
+/// A board's listing page (front or archive page).
+struct ListingPageInput: PageInput, Equatable {
+    static let kind = "board"
+    var boardId: Int
+    var boardName: String
+    var pager: PagerInput
+    var rows: [RowInput]
+}
+
+/// A post's page: the post, its board, the listing page that holds it, its neighbours, parent and replies.
+struct PostPageInput: PageInput, Equatable {
+    static let kind = "post"
+    var post: RowInput
+    var boardId: Int
+    var boardName: String
+    var backPage: Int?
+    var previous: LinkInput?
+    var next: LinkInput?
+    var parent: LinkInput?
+    var parentMissing: Bool
+    var parentRemoved: Bool
+    var replies: [RowInput]
+}
+
+/// The tombstone at the address of a post a takedown removed: the post's id, its board, the page that listed it and the
+/// day it was removed.
+struct TombstoneInput: PageInput, Equatable {
+    static let kind = "tombstone"
+    var postId: Int
+    var boardId: Int
+    var boardName: String
+    var backPage: Int?
+    var removedDay: String
+}
+
+/// A row of a keyword page: the post, or its place when a takedown removed it (``removed``), with its board's name and
+/// whether it is from today.
+struct KeywordRowInput: Codable, Equatable {
+    var postId: Int
+    var removed: Bool
+    var contentHash: UInt64? = nil
+    var boardName: String? = nil
+    var isToday: Bool? = nil
+}
+
+/// A keyword's result page (front or archive page).
+struct KeywordPageInput: PageInput, Equatable {
+    static let kind = "keyword"
+    var keyword: String
+    var pager: PagerInput
+    var rows: [KeywordRowInput]
+}
+
+/// The home page: every board's entry.
+struct HomePageInput: PageInput, Equatable {
+    static let kind = "home"
+    var boards: [HomeBoardInput]
+}
+
+/// A board's entry on the home page: its name, how many posts it shows, whether one is from today, and its newest post's
+/// time (Unix seconds) and whether that is today.
+struct HomeBoardInput: Codable, Equatable {
+    var boardId: Int
+    var boardName: String
+    var postCount: Int
+    var hasPostFromToday: Bool
+    var newestPostSeconds: Int?
+    var newestIsToday: Bool
+}
+
+/// A board's name, as a feed or a listing names it.
+struct BoardNameInput: Codable, Equatable {
+    var boardId: Int
+    var name: String
+}
+
+/// An Atom feed (a board's or the archive's): where the site is published, the boards it names and its posts.
+struct FeedInput: PageInput, Equatable {
+    static let kind = "feed"
+    /// `board-feed` or `archive-feed`.
+    var scope: String
+    var baseURL: String?
+    var boards: [BoardNameInput]
+    var posts: [LinkInput]
+}
+
+/// A sitemap file: the pages it lists, or (the index) the sitemap files it names.
+struct SitemapInput: PageInput, Equatable {
+    static let kind = "sitemap"
+    var isIndex: Bool
+    var baseURL: String
+    var entries: [String]
+}

@@ -1,0 +1,168 @@
+import Foundation
+import Testing
+
+@testable import BoardArchive
+
+/// Every field of every page input is in its file's digest: for each kind, each field of a sample value is changed in
+/// turn (found by walking the value's JSON encoding, so a field added to a type is changed here without touching this
+/// test), and the digest must change.
+@Suite("Page inputs: every field in the digest")
+struct PageInputTests {
+    static let base = BuildDigest.of("templates", "strings")
+
+    /// A JSON value, decoded strictly (a flag is never a number) so that each kind of field changes its own way.
+    indirect enum JSON: Codable {
+        case flag(Bool), number(Int), text(String), list([JSON]), object([String: JSON]), null
+
+        init(from decoder: any Decoder) throws {
+            let single = try decoder.singleValueContainer()
+            if single.decodeNil() {
+                self = .null
+            } else if let flag = try? single.decode(Bool.self) {
+                self = .flag(flag)
+            } else if let number = try? single.decode(Int.self) {
+                self = .number(number)
+            } else if let text = try? single.decode(String.self) {
+                self = .text(text)
+            } else if let list = try? single.decode([JSON].self) {
+                self = .list(list)
+            } else {
+                self = .object(try single.decode([String: JSON].self))
+            }
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var single = encoder.singleValueContainer()
+            switch self {
+            case .flag(let flag): try single.encode(flag)
+            case .number(let number): try single.encode(number)
+            case .text(let text): try single.encode(text)
+            case .list(let list): try single.encode(list)
+            case .object(let object): try single.encode(object)
+            case .null: try single.encodeNil()
+            }
+        }
+    }
+
+    /// The paths of `sample`'s fields whose change (or removal, or one more or one less item in a list) leaves the digest
+    /// as it was, and how many changes made a valid value (removing a required field does not).
+    static func unchangedDigests<Input: PageInput & Equatable>(_ sample: Input) throws -> (paths: [String], tried: Int) {
+        let original = sample.digest(base: base)
+        let json = try JSONDecoder().decode(JSON.self, from: try JSONEncoder().encode(sample))
+        var unchanged: [String] = []
+        var tried = 0
+        for (path, changed) in variants(of: json, path: "") {
+            guard let value = try? JSONDecoder().decode(Input.self, from: try JSONEncoder().encode(changed)) else { continue }
+            #expect(value != sample, "\(path): the change did not reach the value")
+            tried += 1
+            if value.digest(base: base) == original { unchanged.append(path) }
+        }
+        return (unchanged, tried)
+    }
+
+    /// Every single change of `json`: each number + 1, each text + "x", each flag flipped, each key removed, each list
+    /// one item longer and one shorter; with the path of the change.
+    static func variants(of json: JSON, path: String) -> [(String, JSON)] {
+        switch json {
+        case .object(let object):
+            var result: [(String, JSON)] = []
+            for (key, value) in object {
+                var without = object
+                without[key] = nil
+                result.append(("\(path).\(key) removed", .object(without)))
+                for (inner, changed) in variants(of: value, path: "\(path).\(key)") {
+                    var copy = object
+                    copy[key] = changed
+                    result.append((inner, .object(copy)))
+                }
+            }
+            return result
+        case .list(let list):
+            var result: [(String, JSON)] = []
+            if let first = list.first {
+                result.append(("\(path) one more", .list(list + [first])))
+                result.append(("\(path) one fewer", .list(Array(list.dropLast()))))
+            }
+            for (index, value) in list.enumerated() {
+                for (inner, changed) in variants(of: value, path: "\(path)[\(index)]") {
+                    var copy = list
+                    copy[index] = changed
+                    result.append((inner, .list(copy)))
+                }
+            }
+            return result
+        case .flag(let flag): return [(path, .flag(!flag))]
+        case .number(let number): return [(path, .number(number + 1))]
+        case .text(let text): return [(path, .text(text + "x"))]
+        case .null: return []
+        }
+    }
+
+    static let row = RowInput(postId: 12, contentHash: "a1b2", isToday: true)
+    static let link = LinkInput(postId: 11, contentHash: "c3d4")
+    static let frontPager = PagerInput(page: nil, window: [3, 2, 1], totalCount: 95, shownCount: 95, archivePageCount: 4)
+    static let archivePager = PagerInput(page: 2, window: [3, 2, 1], hasNewer: true, hasPosts: true)
+
+    @Test("a post page")
+    func postPage() throws {
+        let sample = PostPageInput(
+            post: Self.row, boardId: 3, boardName: "자유게시판", backPage: 2, previous: Self.link, next: LinkInput(postId: 13, contentHash: "e5"),
+            parent: LinkInput(postId: 1, contentHash: "f6"), parentMissing: false, parentRemoved: true,
+            replies: [RowInput(postId: 20, contentHash: "aa", isToday: false), Self.row])
+        let result = try Self.unchangedDigests(sample)
+        #expect(result.paths == [])
+        #expect(result.tried >= 25)
+    }
+
+    @Test("a board's front and archive pages", arguments: [frontPager, archivePager])
+    func listingPage(pager: PagerInput) throws {
+        let sample = ListingPageInput(
+            boardId: 3, boardName: "자유게시판", pager: pager, rows: [Self.row, RowInput(postId: 9, contentHash: "b", isToday: false)])
+        let result = try Self.unchangedDigests(sample)
+        #expect(result.paths == [])
+        #expect(result.tried >= 15)
+    }
+
+    @Test("a tombstone")
+    func tombstone() throws {
+        let sample = TombstoneInput(postId: 7, boardId: 3, boardName: "자유게시판", backPage: 1, removedDay: "2026-11-27")
+        #expect(try Self.unchangedDigests(sample).paths == [])
+    }
+
+    @Test("a keyword page, with a row a takedown removed")
+    func keywordPage() throws {
+        let sample = KeywordPageInput(
+            keyword: "서울", pager: Self.archivePager,
+            rows: [
+                KeywordRowInput(postId: 5, removed: false, contentHash: 77, boardName: "공지", isToday: false),
+                KeywordRowInput(postId: 6, removed: true),
+            ])
+        let result = try Self.unchangedDigests(sample)
+        #expect(result.paths == [])
+        #expect(result.tried >= 15)
+    }
+
+    @Test("the home page, its feeds and sitemaps")
+    func homeFeedsAndSitemaps() throws {
+        let home = HomePageInput(boards: [
+            HomeBoardInput(boardId: 1, boardName: "공지", postCount: 3, hasPostFromToday: true, newestPostSeconds: 1_700_000_000, newestIsToday: false),
+            HomeBoardInput(boardId: 2, boardName: "자유", postCount: 0, hasPostFromToday: false, newestPostSeconds: 1, newestIsToday: true),
+        ])
+        let feed = FeedInput(
+            scope: "board-feed", baseURL: "https://example.org/", boards: [BoardNameInput(boardId: 1, name: "공지")], posts: [Self.link, Self.link])
+        let sitemap = SitemapInput(isIndex: false, baseURL: "https://example.org/", entries: ["index.html", "posts/1.html"])
+        for result in [try Self.unchangedDigests(home), try Self.unchangedDigests(feed), try Self.unchangedDigests(sitemap)] {
+            #expect(result.paths == [])
+            #expect(result.tried >= 6)
+        }
+    }
+
+    @Test("kinds differ even when their values encode alike, and the base is part of every digest")
+    func kindsAndBase() {
+        let tombstone = TombstoneInput(postId: 7, boardId: 3, boardName: "b", backPage: nil, removedDay: "d")
+        #expect(tombstone.digest(base: Self.base) != tombstone.digest(base: BuildDigest.of("other templates")))
+        #expect(
+            ListingPageInput(boardId: 1, boardName: "", pager: PagerInput(page: nil, window: []), rows: []).digest(base: Self.base)
+                != KeywordPageInput(keyword: "", pager: PagerInput(page: nil, window: []), rows: []).digest(base: Self.base))
+    }
+}
