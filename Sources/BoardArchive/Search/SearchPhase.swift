@@ -58,6 +58,18 @@ struct SearchPhase: Sendable {
     let logger: Logger
     let indexConfiguration: SearchIndexConfiguration
 
+    /// The search phase of the build of `context`.
+    init(_ context: BuildContext) {
+        self.init(configuration: context.configuration, logger: context.logger, indexConfiguration: context.configuration.searchIndex)
+    }
+
+    /// Runs the phase over `context`'s store and boards, writing through its output.
+    func run(_ context: BuildContext) throws -> Report {
+        try run(
+            store: context.store, boards: context.boards, output: context.output, renderer: context.renderer, pages: context.pages,
+            base: context.base, posts: context.postsDigest)
+    }
+
     init(configuration: BuildConfiguration, logger: Logger, indexConfiguration: SearchIndexConfiguration = SearchIndexConfiguration()) {
         self.configuration = configuration
         self.logger = logger

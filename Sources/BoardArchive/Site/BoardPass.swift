@@ -26,6 +26,28 @@ struct BoardPass: Sendable {
     /// Where posts rendered as plain text are recorded, for the build's warning.
     var plainTextPosts = PlainTextPosts()
 
+    /// The pass of `board` in the build of `context`.
+    init(board: Board, boardIds: Set<Int>, context: BuildContext, plainTextPosts: PlainTextPosts) {
+        self.init(
+            board: board, boardIds: boardIds, store: context.store, renderer: context.renderer, pages: context.pages, output: context.output,
+            base: context.base, meter: context.progress, plainTextPosts: plainTextPosts)
+    }
+
+    init(
+        board: Board, boardIds: Set<Int>, store: any ArchiveSnapshot, renderer: TemplateRenderer, pages: PageContext, output: SiteOutput,
+        base: BuildDigest, meter: ProgressMeter = ProgressMeter(), plainTextPosts: PlainTextPosts = PlainTextPosts()
+    ) {
+        self.board = board
+        self.boardIds = boardIds
+        self.store = store
+        self.renderer = renderer
+        self.pages = pages
+        self.output = output
+        self.base = base
+        self.meter = meter
+        self.plainTextPosts = plainTextPosts
+    }
+
     /// A page, as keys: what its digest is made from.
     enum Job {
         case listing(rows: [ListingKey], archivePage: Int?)

@@ -159,3 +159,12 @@ struct SitemapInput: PageInput, Equatable {
     var baseURL: String
     var entries: [String]
 }
+
+/// The build's record that the board, post and home pages and the feeds are what it made (`cache/pages.txt`): the
+/// calendar day (new badges and `HH:mm` labels), the base URL (feeds) and the digest of every post as the store holds it.
+struct PagesStateInput: PageInput, Equatable {
+    static let kind = "pages"
+    var day: Int
+    var baseURL: String?
+    var posts: String
+}

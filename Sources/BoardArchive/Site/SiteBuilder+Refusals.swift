@@ -9,8 +9,8 @@ extension SiteBuilder {
     /// site's are the posts of the boards it lists. ``BuildConfiguration/allowShrink`` publishes anyway.
     ///
     /// - Throws: ``BuildError/Reason/wouldRemoveMostPosts(previous:next:)`` (phase `prepare`).
-    func refuseShrinking(previous: URL?, manifest: SiteManifest, boards: [Board], store: any ArchiveSnapshot) throws {
-        guard !configuration.allowShrink, let previous else { return }
+    static func refuseShrinking(previous: URL?, manifest: SiteManifest, boards: [Board], store: any ArchiveSnapshot, allowShrink: Bool) throws {
+        guard !allowShrink, let previous else { return }
         let before = manifest.digests.isEmpty ? Self.postPageCount(in: previous) : Self.postPageCount(in: manifest)
         guard before > 0 else { return }
         let counts: [Int: Int]
@@ -39,7 +39,7 @@ extension SiteBuilder {
     /// post to another post's page. A crawl refuses such ids; a store written before that rule may still hold them.
     ///
     /// - Throws: ``BuildError/Reason/idBeyondRule(kind:id:)`` (phase `store`).
-    func refuseIdsBeyondRule(store: any ArchiveSnapshot) throws {
+    static func refuseIdsBeyondRule(store: any ArchiveSnapshot) throws {
         let found: (kind: String, id: Int)?
         do { found = try store.firstIdBeyondRule() } catch { throw BuildError(phase: .store, underlying: error) }
         if let found { throw BuildError(phase: .store, reason: .idBeyondRule(kind: found.kind, id: found.id), location: store.location) }

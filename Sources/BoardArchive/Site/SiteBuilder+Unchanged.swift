@@ -6,7 +6,7 @@ extension SiteBuilder {
 
     /// The digest of the archive's content as the store holds it: every board (id and name) and every post's id,
     /// board, content hash and redaction. One read of the post table, shared by the pages and the search index.
-    func postsDigest(boards: [Board], store: any ArchiveSnapshot) throws -> BuildDigest {
+    static func postsDigest(boards: [Board], store: any ArchiveSnapshot) throws -> BuildDigest {
         var digest = BuildDigest()
         digest.add(boards.count)
         for board in boards {
@@ -30,14 +30,9 @@ extension SiteBuilder {
     }
 
     /// The digest of everything the board, post and home pages and the feeds are made from: the shared inputs, the
-    /// calendar day (new badges and `HH:mm` labels), the base URL (feeds) and ``postsDigest(boards:)``.
-    func pagesDigest(posts: BuildDigest, base: BuildDigest) -> BuildDigest {
-        var digest = base
-        digest.add("pages")
-        digest.add(configuration.clock.localTime(of: configuration.now).dayNumber)
-        digest.add(configuration.baseURL?.absoluteString ?? "")
-        digest.add(posts)
-        return digest
+    /// calendar day (new badges and `HH:mm` labels), the base URL (feeds) and ``postsDigest(boards:store:)``.
+    static func pagesDigest(posts: BuildDigest, base: BuildDigest, baseURL: URL?, clock: ArchiveClock) -> BuildDigest {
+        PagesStateInput(day: clock.localTime(of: clock.now).dayNumber, baseURL: baseURL?.absoluteString, posts: posts.description).digest(base: base)
     }
 
     /// When nothing the pages are made from changed since the previous build, keeps every board, post and home page
@@ -46,8 +41,8 @@ extension SiteBuilder {
     /// This is the rebuild with nothing changed (and the rebuild after a crawl that found nothing new): its cost is one
     /// read of the posts' ids and hashes instead of a stream of every board's listing. Otherwise the board phase
     /// decides page by page, as usual.
-    func keepPagesIfUnchanged(posts: BuildDigest, base: BuildDigest, output: SiteOutput) throws -> Bool {
-        let digest = pagesDigest(posts: posts, base: base)
+    static func keepPagesIfUnchanged(posts: BuildDigest, base: BuildDigest, output: SiteOutput, baseURL: URL?, clock: ArchiveClock) throws -> Bool {
+        let digest = pagesDigest(posts: posts, base: base, baseURL: baseURL, clock: clock)
         let unchanged = output.previousDigest(of: Self.pagesStatePath) == digest
         if unchanged {
             for (path, previous) in output.previousManifest.digests where Self.isPage(path) {

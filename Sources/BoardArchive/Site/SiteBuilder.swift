@@ -1,22 +1,22 @@
 import Foundation
 import Logging
 
-// The build, phase by phase (each phase wraps its failures once in a `BuildError`):
+// The build: `prepare` in ``SiteBuilder/build()``, then the named steps of ``SiteBuilder/steps`` over one
+// ``BuildContext`` (SiteBuilder+Steps.swift), each run by ``BuildContext/run(_:)``, which times it and reports its
+// failures in its phase:
 //
-//   1. prepare   `SitePublisher.recover()` (a crashed build's journal), `checkOutput()` (marker guard), the previous
-//                manifest read while the templates load, staging folder beside the output
-//   2. templates `TemplateRenderer.load(from:)`: compile all templates once, check partials
-//   3. assets    `templates/assets/**` → `assets/**`
-//   4. boards    per board (streamed, one board in memory at a time): board pages + post pages, rendered
-//                in parallel in a task group
-//   5. home      `index.html` from the board summaries gathered in 4
-//   6. search    `SearchPhase.run(store:boards:output:renderer:pages:)`, between `home` and `publish`.
-//                  It writes `search.html`, `search/…` and `keywords/…` through `output.write(_:to:)`,
-//                  renders pages with `renderer.renderPage(template:context:relativeRoot:title:scripts:)`
-//                  and rows with `pages.row(for:root:)` + the `partials/post-row` partial.
-//   7. discovery `FeedPhase` (Atom feeds of every board and of the archive, from the newest posts gathered in 4), and
-//                with a base URL `SitemapPhase` (`sitemap.xml`, `robots.txt`) over every page declared so far
-//   8. publish   `SitePublisher.publish(_:)`: marker, stale-file removal, swap (skipped when nothing changed)
+//   prepare              `SitePublisher.recover()` (a crashed build's journal), `checkOutput()` (marker guard), the
+//                        build state migrated out of an older site, the previous manifest read while the templates load,
+//                        the store's snapshot, the staging folder beside the output
+//   assets               `templates/assets/**` → `assets/**`
+//   store checks         boards, the refusals (a shrinking site, ids beyond the rule), the posts' digest, and whether the
+//                        board, post and home pages and the feeds are unchanged as a whole
+//   board and post pages per board, boards side by side (streamed keys): board pages + post pages
+//   home                 `index.html` from the board summaries
+//   search               `SearchPhase` (its own steps: search blocks, directory, keyword matches, keyword pages)
+//   feeds, sitemap       Atom feeds of every board and of the archive; with a base URL `sitemap.xml`, `robots.txt`
+//   takedowns counted    read before publishing
+//   publish              `SitePublisher.publish(_:)`: marker, manifest, stale files, the swap of site and state
 
 /// Builds the static site from the archive store.
 ///
@@ -83,96 +83,36 @@ public struct SiteBuilder: Sendable {
         // Its tables (every path of the site, twice) are let go on another core once the build returns.
         defer { Task.detached(priority: .background) { withExtendedLifetime(output) {} } }
         let base = Self.baseDigest(renderer: renderer, configuration: configuration)
+        let context = BuildContext(
+            configuration: configuration, logger: logger, progress: progress, store: store, renderer: renderer, pages: pages, output: output,
+            publisher: publisher, base: base, previous: previous)
+        timer.lap("prepare")
         do {
-            try copyAssets(from: templatesDirectory.appendingPathComponent("assets", isDirectory: true), to: output)
-            let boards: [Board]
-            do { boards = try store.boards() } catch { throw BuildError(phase: .store, underlying: error) }
-            let boardIds = Set(boards.map(\.boardId))
-            try refuseShrinking(previous: previous, manifest: output.previousManifest, boards: boards, store: store)
-            try refuseIdsBeyondRule(store: store)
-            timer.lap("prepare")
-            let postsDigest = try postsDigest(boards: boards, store: store)
-            let pagesUnchanged = try keepPagesIfUnchanged(posts: postsDigest, base: base, output: output)
-            var summaries: [BoardSummary] = []
-            progress.update { $0.boards = boards.count }
-            try sizeBoards(boards, store: store)
-            let plainTextPosts = PlainTextPosts()
-            if !pagesUnchanged {
-                // Boards stream side by side: a rebuild reads each board's keys on one core and renders few pages, so
-                // one board at a time left the other cores idle. Each page depends only on the store's snapshot.
-                let (logger, renderer) = (logger, renderer)
-                summaries = try concurrentMap(boards.count) { index in
-                    let board = boards[index]
-                    let summary = try BoardPass(
-                        board: board, boardIds: boardIds, store: store, renderer: renderer, pages: pages, output: output, base: base,
-                        meter: progress, plainTextPosts: plainTextPosts
-                    ).run()
-                    progress.update { $0.posts += summary.postCount }
-                    progress.finishBoard(board.boardId)
-                    logger.debug("Built board", metadata: ["board": "\(board.boardId)", "posts": "\(summary.postCount)"])
-                    return summary
-                }
-                if try output.needsRendering(SitePaths.home, digest: Self.homeDigest(summaries, base: base, clock: clock)) {
-                    let home = try renderer.renderPage(template: "home", context: pages.home(summaries), relativeRoot: "", title: strings["home"])
-                    try output.write(home, to: SitePaths.home)
-                }
-            } else {
-                for board in boards { progress.finishBoard(board.boardId) }
+            for step in Self.steps {
+                if step.name == "publish" { flusher.stop() }
+                try context.run(step)
             }
-            plainTextPosts.report(to: logger)
-            timer.lap("board and post pages")
-            let searchReport: SearchPhase.Report
-            do {
-                searchReport = try SearchPhase(configuration: configuration, logger: logger, indexConfiguration: configuration.searchIndex)
-                    .run(store: store, boards: boards, output: output, renderer: renderer, pages: pages, base: base, posts: postsDigest)
-            } catch {
-                throw BuildError(phase: .search, underlying: error)
-            }
-            timer = PhaseClock(logger: logger)
-            do {
-                if !pagesUnchanged {
-                    try FeedPhase(store: store, pages: pages, output: output, base: base, baseURL: configuration.baseURL).run(summaries)
-                }
-                if let baseURL = configuration.baseURL {
-                    var sitemap = SitemapPhase(output: output, base: base, baseURL: baseURL, noindex: configuration.noindex)
-                    // Tombstones are noindex: they stay out of the sitemap.
-                    sitemap.excluded = Set(try store.removedPostIds().map(SitePaths.post))
-                    try sitemap.run()
-                }
-            } catch let error as BuildError {
-                throw error
-            } catch {
-                throw BuildError(phase: .discovery, underlying: error)
-            }
-            timer.lap("feeds and sitemap")
-            flusher.stop()
-            // Read before publishing: once the site is swapped in, a store that fails must not fail the build.
-            let redacted: Int
-            do { redacted = pagesUnchanged ? try store.removedPostCount() : summaries.reduce(0) { $0 + $1.removedCount } } catch {
-                throw BuildError(phase: .store, underlying: error)
-            }
-            var report = try publisher.publish(output)
-            report.boardsRead = summaries.count
-            report.searchBlocksPatched = searchReport.blocksPatched
-            report.redacted = redacted
-            timer.lap("publish")
-            logger.info(
-                "Built site",
-                metadata: [
-                    "output": "\(report.outputPath)", "rendered": "\(report.rendered)", "written": "\(report.written)",
-                    "unchanged": "\(report.unchanged)", "removed": "\(report.removed)", "redacted": "\(report.redacted)",
-                ])
-            return report
         } catch {
             flusher.stop()
             publisher.discard(staging)
             throw BuildError(phase: .render, underlying: error)
         }
+        var report = context.report
+        report.boardsRead = context.summaries.count
+        report.searchBlocksPatched = context.search.blocksPatched
+        report.redacted = context.redacted
+        logger.info(
+            "Built site",
+            metadata: [
+                "output": "\(report.outputPath)", "rendered": "\(report.rendered)", "written": "\(report.written)",
+                "unchanged": "\(report.unchanged)", "removed": "\(report.removed)", "redacted": "\(report.redacted)",
+            ])
+        return report
     }
 
     /// Sizes every board for the build's ETA with its post count in the store (removed posts included: the board pass
     /// reads their keys too).
-    func sizeBoards(_ boards: [Board], store: any ArchiveSnapshot) throws {
+    static func sizeBoards(_ boards: [Board], store: any ArchiveSnapshot, progress: ProgressMeter) throws {
         let counts: [Int: Int]
         do { counts = try store.postCountsByBoard() } catch { throw BuildError(phase: .store, underlying: error) }
         for board in boards { progress.sizeBoard(board.boardId, posts: counts[board.boardId] ?? 0) }
@@ -224,7 +164,7 @@ public struct SiteBuilder: Sendable {
     }
 
     /// Copies every non-hidden file under `assets` (sorted) to `assets/` in the site.
-    func copyAssets(from assets: URL, to output: SiteOutput) throws {
+    static func copyAssets(from assets: URL, to output: SiteOutput) throws {
         for path in Self.assetPaths(in: assets) {
             let source = assets.appendingPathComponent(path)
             do {
