@@ -95,6 +95,7 @@ def write_report(results: str, out: str, command: str, notes: list[str]) -> None
     rebuilds = [r for r in builds if r["tool"] == "boardarchive" and r["scenario"] != "full"]
     if rebuilds:
         names = {"nothing": "nothing changed", "new1pct": "1 % new posts", "edit10": "10 posts edited", "gone10": "10 posts taken down",
+                 "night": "a night: 1 % new posts and 10 edits",
                  "nextday": "the clock a day later"}
         lines += ["## Rebuilds", "",
                   "On a copy of the full build's site and store, one after another in this order (each starts from the "

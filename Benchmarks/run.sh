@@ -15,7 +15,8 @@
 # (N ≥ $SEARCH_MIN_POSTS) times search.html in headless Chromium. The crawl generates $CRAWL_POSTS posts as a
 # fixture dataset and crawls it from `fixture-api --latency-ms $CRAWL_LATENCY_MS` at concurrency 4 and 16.
 #
-# Knobs (environment): SIZES, SEED (42), BOARDS (20), NOW (2026-01-15T12:00:00Z), HUGO_MAX_POSTS (100000),
+# A night of 1 % new posts and 10 edits on one board (issue 26): BOARDS=1 SIZES=100000 SCENARIOS=night CRAWL_POSTS=0.
+# Knobs (environment): SIZES, SEED (42), BOARDS (20), SCENARIOS (nothing new1pct edit10 gone10 nextday; also night), NOW (2026-01-15T12:00:00Z), HUGO_MAX_POSTS (100000),
 # REBUILD_MIN_POSTS (100000), SEARCH_MIN_POSTS (100000), CRAWL_POSTS (100000, 0 to skip), CRAWL_LATENCY_MS (20),
 # OUT (bench-out), RESULTS (Benchmarks/RESULTS.md; bench-out/RESULTS.md for --smoke), KEEP (1 keeps rebuild copies).
 # Needs: swift, python3, hugo and GNU time (scripts/bootstrap.sh --bench), and for search chromium, chromium-driver
@@ -27,6 +28,10 @@ SMOKE=0
 if [ "${1:-}" = "--smoke" ]; then SMOKE=1; elif [ -n "${1:-}" ]; then echo "usage: Benchmarks/run.sh [--smoke]" >&2; exit 64; fi
 COMMAND="Benchmarks/run.sh${1:+ $1}"
 if [ -n "${OUT:-}" ]; then COMMAND="OUT=$OUT $COMMAND"; fi
+# The other knobs given, so that RESULTS.md names the run exactly.
+for knob in BOARDS SCENARIOS CRAWL_POSTS SEARCH_MIN_POSTS HUGO_MAX_POSTS REBUILD_MIN_POSTS; do
+    if [ -n "${!knob:-}" ]; then COMMAND="$knob=\"${!knob}\" $COMMAND"; fi
+done
 OUT="${OUT:-bench-out}"
 SEED="${SEED:-42}"
 BOARDS="${BOARDS:-20}"
@@ -47,7 +52,7 @@ if [ "$SMOKE" = 1 ]; then
     RESULTS="${RESULTS:-$OUT/RESULTS.md}"
 else
     SIZES="${SIZES:-10000 100000 1000000}"
-    SCENARIOS="nothing new1pct edit10 gone10 nextday"
+    SCENARIOS="${SCENARIOS:-nothing new1pct edit10 gone10 nextday}"
     RESULTS="${RESULTS:-Benchmarks/RESULTS.md}"
     COMMAND="SIZES=\"$SIZES\" $COMMAND"
 fi
@@ -121,6 +126,10 @@ for posts in $SIZES; do
                 edit10) "$BIN" bench-data --store "$copy/store.sqlite" --mutate edit --count 10 --seed "$SEED" --now "$NOW" >&2 ;;
                 gone10) "$BIN" bench-data --store "$copy/store.sqlite" --mutate gone --count 10 --seed "$SEED" --now "$NOW" >&2 ;;
                 nextday) clock="$NEXT_DAY" ;;
+                night)
+                    "$BIN" bench-data --store "$copy/store.sqlite" --mutate new --count $((posts / 100)) --seed "$SEED" --now "$NOW" >&2
+                    "$BIN" bench-data --store "$copy/store.sqlite" --mutate edit --count 10 --seed "$SEED" --now "$NOW" >&2
+                    ;;
             esac
             build "$copy/site" "$copy/store.sqlite" "$clock" "$dir/logs/$scenario.time" "$dir/logs/$scenario.log"
             bench build --tool boardarchive --posts "$posts" --scenario "$scenario" --time "$dir/logs/$scenario.time" \
