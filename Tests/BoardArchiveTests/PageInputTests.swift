@@ -3,6 +3,25 @@ import Testing
 
 @testable import BoardArchive
 
+/// A sample value of a page input, checked field by field.
+protocol PageInputSample {
+    func unchanged() throws -> (paths: [String], tried: Int)
+}
+
+extension PageInputSample where Self: PageInput & Equatable {
+    func unchanged() throws -> (paths: [String], tried: Int) { try PageInputTests.unchangedDigests(self) }
+}
+
+extension BuildBaseInput: PageInputSample {}
+extension TemplateSourcesInput: PageInputSample {}
+extension SearchSettingsInput: PageInputSample {}
+extension SearchBlocksInput: PageInputSample {}
+extension SearchDirectoryInput: PageInputSample {}
+extension KeywordSelectionInput: PageInputSample {}
+extension KeywordMatchesInput: PageInputSample {}
+extension IndexFileInput: PageInputSample {}
+extension PagesStateInput: PageInputSample {}
+
 /// Every field of every page input is in its file's digest: for each kind, each field of a sample value is changed in
 /// turn (found by walking the value's JSON encoding, so a field added to a type is changed here without touching this
 /// test), and the digest must change.
@@ -154,6 +173,32 @@ struct PageInputTests {
         for result in [try Self.unchangedDigests(home), try Self.unchangedDigests(feed), try Self.unchangedDigests(sitemap)] {
             #expect(result.paths == [])
             #expect(result.tried >= 6)
+        }
+    }
+
+    @Test("the build's shared inputs, the templates and the search index's own inputs")
+    func buildAndSearchInputs() throws {
+        let block = BlockDigestInput(id: "n0", digest: "00ff")
+        let samples: [any PageInputSample] = [
+            BuildBaseInput(
+                engineVersion: "pages-6", templates: "abc", language: "ko", timeZone: "Asia/Seoul", offsetMinutes: 540, noindex: false,
+                writers: "names"),
+            TemplateSourcesInput(templates: [TemplateSourceInput(name: "layout", text: "{{{content}}}"), TemplateSourceInput(name: "home", text: "")]
+            ),
+            SearchSettingsInput(
+                indexFormat: "index-3", blockSize: 2048, postingShardTargetBytes: 6000, metaShardSize: 32, contentsShardTargetBytes: 8000,
+                directoryShardTargetBytes: 6000, maximumFileBytes: 1 << 20),
+            SearchBlocksInput(posts: "1234"),
+            SearchDirectoryInput(blocks: [block, BlockDigestInput(id: "t0", digest: "01")]),
+            KeywordSelectionInput(topKeywords: 20, ceiling: 300, keywords: ["서울", "회의"], blocks: [block]),
+            KeywordMatchesInput(slugs: ["k-1", "k-2"]),
+            IndexFileInput(path: "search/n0/p3.js"),
+            PagesStateInput(day: 20_000, baseURL: "https://example.org/", posts: "ab"),
+        ]
+        for sample in samples {
+            let result = try sample.unchanged()
+            #expect(result.paths == [], "\(type(of: sample))")
+            #expect(result.tried >= 1, "\(type(of: sample))")
         }
     }
 

@@ -104,11 +104,7 @@ struct TemplateRenderer: Sendable {
             }
         }
         try checkAssets(of: sources, in: directory)
-        var digest = BuildDigest()
-        for (name, text) in sources {
-            digest.add(name)
-            digest.add(text)
-        }
+        let digest = TemplateSourcesInput(templates: sources.map { TemplateSourceInput(name: $0.name, text: $0.text) }).digest(base: BuildDigest())
         var eligible = stencilEligible(sources)
         let prerenders = RowPrerender.plans(sources, eligible: eligible)
         for partial in Set(prerenders.map(\.partial)) {

@@ -220,9 +220,7 @@ struct SearchBlockPass {
     /// The digest of an index file made from inputs of digest `digest` (its block's, or for metadata and contents shards
     /// its group's).
     private static func fileDigest(_ digest: BuildDigest, path: String) -> BuildDigest {
-        var digest = digest
-        digest.add(path)
-        return digest
+        IndexFileInput(path: path).digest(base: digest)
     }
 
     /// What encoding one block gave.

@@ -67,16 +67,9 @@ extension SearchPhase {
     /// A top keyword is found in at most ``BuildConfiguration/topKeywordCeiling(indexedPosts:)`` of the indexed posts.
     func selectKeywords(blocks: [Block], frequency fresh: [String: Int], base: BuildDigest, output: SiteOutput) throws -> [SearchKeyword] {
         let ceiling = configuration.topKeywordCeiling(indexedPosts: blocks.reduce(0) { $0 + $1.record.postIds.count })
-        var digest = base
-        digest.add("keywords")
-        digest.add(configuration.topKeywords)
-        digest.add(ceiling ?? -1)
-        digest.add(configuration.keywords.count)
-        for keyword in configuration.keywords { digest.add(keyword) }
-        for block in blocks {
-            digest.add(block.id)
-            digest.add(block.digest)
-        }
+        let digest = KeywordSelectionInput(
+            topKeywords: configuration.topKeywords, ceiling: ceiling, keywords: configuration.keywords, blocks: blocks.map(\.input)
+        ).digest(base: base)
         if output.previousDigest(of: Self.keywordStatePath) == digest, let data = output.previousContents(of: Self.keywordStatePath),
             let texts = try? JSONSerialization.jsonObject(with: data) as? [String]
         {
@@ -133,8 +126,7 @@ extension SearchPhase {
         }
         for index in blocks.indices {
             blocks[index].record.matches = blocks[index].record.matches.filter { slugs.contains($0.key) }
-            var digest = blocks[index].digest
-            for slug in slugs.sorted() { digest.add(slug) }
+            let digest = KeywordMatchesInput(slugs: slugs.sorted()).digest(base: blocks[index].digest)
             let path = SearchBlockRecord.recordPath(of: blocks[index].id)
             if try output.needsRendering(path, digest: digest) { try output.write(blocks[index].record.encoded(), to: path) }
         }

@@ -47,6 +47,8 @@ struct SearchPhase: Sendable {
     struct Block {
         var id: String
         var digest: BuildDigest
+        /// The block as later steps' inputs name it.
+        var input: BlockDigestInput { BlockDigestInput(id: id, digest: digest.description) }
         var record: SearchBlockRecord
         var kept: Bool
         /// For a re-encoded block, the matches its unchanged posts carry over from the previous build.
@@ -98,22 +100,16 @@ struct SearchPhase: Sendable {
         posts: BuildDigest? = nil
     ) throws -> Report {
         let names = Dictionary(boards.map { ($0.boardId, $0.displayName) }, uniquingKeysWith: { first, _ in first })
-        var digestBase = base
-        digestBase.add("search")
-        digestBase.add(Self.indexFormat)
-        for value in [
-            indexConfiguration.blockSize, indexConfiguration.postingShardTargetBytes, indexConfiguration.metaShardSize,
-            indexConfiguration.contentsShardTargetBytes, indexConfiguration.directoryShardTargetBytes, indexConfiguration.maximumFileBytes,
-        ] { digestBase.add(value) }
+        let digestBase = SearchSettingsInput(
+            indexFormat: Self.indexFormat, blockSize: indexConfiguration.blockSize,
+            postingShardTargetBytes: indexConfiguration.postingShardTargetBytes, metaShardSize: indexConfiguration.metaShardSize,
+            contentsShardTargetBytes: indexConfiguration.contentsShardTargetBytes,
+            directoryShardTargetBytes: indexConfiguration.directoryShardTargetBytes, maximumFileBytes: indexConfiguration.maximumFileBytes
+        ).digest(base: base)
         var timer = PhaseClock(logger: logger)
         var pass = SearchBlockPass(
             configuration: indexConfiguration, names: names, anonymousLabel: pages.strings["anonymous"], digestBase: digestBase, output: output)
-        let blocksDigest = posts.map { posts in
-            var digest = digestBase
-            digest.add("blocks")
-            digest.add(posts)
-            return digest
-        }
+        let blocksDigest = posts.map { SearchBlocksInput(posts: $0.description).digest(base: digestBase) }
         do {
             var keptAll = false
             let previousIds = output.previousContents(of: Self.blocksStatePath).map {
@@ -196,12 +192,7 @@ struct SearchPhase: Sendable {
 
     /// Writes the block directory, or keeps the previous one when no block changed; returns its bucket count.
     private func writeDirectory(blocks: [Block], directory: inout SearchDirectory, base: BuildDigest, output: SiteOutput) throws -> Int {
-        var digest = base
-        digest.add("directory")
-        for block in blocks {
-            digest.add(block.id)
-            digest.add(block.digest)
-        }
+        let digest = SearchDirectoryInput(blocks: blocks.map(\.input)).digest(base: base)
         if output.previousDigest(of: Self.directoryStatePath) == digest, let state = output.previousContents(of: Self.directoryStatePath) {
             let lines = String(decoding: state, as: UTF8.self).split(separator: "\n")
             let files = lines.dropFirst().map(String.init)

@@ -168,3 +168,80 @@ struct PagesStateInput: PageInput, Equatable {
     var baseURL: String?
     var posts: String
 }
+
+/// What every file of a build shares: the page engine's version, the templates, the language, the time zone and its
+/// offset, whether pages ask not to be indexed, and whose names writers go by (the pseudonym key's fingerprint).
+struct BuildBaseInput: PageInput, Equatable {
+    static let kind = "build"
+    var engineVersion: String
+    var templates: String
+    var language: String
+    var timeZone: String
+    var offsetMinutes: Int
+    var noindex: Bool
+    var writers: String
+}
+
+/// The templates, each by name with its text.
+struct TemplateSourcesInput: PageInput, Equatable {
+    static let kind = "templates"
+    var templates: [TemplateSourceInput]
+}
+
+/// One template's name and text.
+struct TemplateSourceInput: Codable, Equatable {
+    var name: String
+    var text: String
+}
+
+/// What every file of the search index shares besides the build's base: the index's layout version and its sizes.
+struct SearchSettingsInput: PageInput, Equatable {
+    static let kind = "search"
+    var indexFormat: String
+    var blockSize: Int
+    var postingShardTargetBytes: Int
+    var metaShardSize: Int
+    var contentsShardTargetBytes: Int
+    var directoryShardTargetBytes: Int
+    var maximumFileBytes: Int
+}
+
+/// The list of search blocks (`cache/search-blocks.txt`): made from every post as the store holds it.
+struct SearchBlocksInput: PageInput, Equatable {
+    static let kind = "search-blocks"
+    var posts: String
+}
+
+/// A search block as later steps see it: its id and digest.
+struct BlockDigestInput: Codable, Equatable {
+    var id: String
+    var digest: String
+}
+
+/// The block directory (`search/d*.js` and `cache/search-directory.txt`): every block.
+struct SearchDirectoryInput: PageInput, Equatable {
+    static let kind = "search-directory"
+    var blocks: [BlockDigestInput]
+}
+
+/// The keywords chosen (`cache/search-keywords.txt`): the settings that choose them and every block.
+struct KeywordSelectionInput: PageInput, Equatable {
+    static let kind = "keyword-selection"
+    var topKeywords: Int
+    var ceiling: Int?
+    var keywords: [String]
+    var blocks: [BlockDigestInput]
+}
+
+/// A block's record with its keyword matches (`cache/search/<block>.txt`), after the block's own digest: the keywords'
+/// slugs.
+struct KeywordMatchesInput: PageInput, Equatable {
+    static let kind = "keyword-matches"
+    var slugs: [String]
+}
+
+/// A file of the search index, after the digest of what it is made from (its block's or its group's): its path.
+struct IndexFileInput: PageInput, Equatable {
+    static let kind = "index-file"
+    var path: String
+}

@@ -124,15 +124,11 @@ public struct SiteBuilder: Sendable {
 
     /// The digest of the inputs every page shares: engine version, templates, language, time zone.
     static func baseDigest(renderer: TemplateRenderer, configuration: BuildConfiguration) -> BuildDigest {
-        var digest = BuildDigest()
-        digest.add(engineVersion)
-        digest.add(renderer.sourceDigest)
-        digest.add(configuration.language.rawValue)
-        digest.add(configuration.timeZone.identifier)
-        digest.add(configuration.clock.offsetMinutes)
-        digest.add(configuration.noindex)
-        digest.add(configuration.pseudonymKey.flatMap { WriterPseudonyms(key: $0, label: "")?.fingerprint } ?? "names")
-        return digest
+        BuildBaseInput(
+            engineVersion: engineVersion, templates: renderer.sourceDigest.description, language: configuration.language.rawValue,
+            timeZone: configuration.timeZone.identifier, offsetMinutes: configuration.clock.offsetMinutes, noindex: configuration.noindex,
+            writers: configuration.pseudonymKey.flatMap { WriterPseudonyms(key: $0, label: "")?.fingerprint } ?? "names"
+        ).digest(base: BuildDigest())
     }
 
     /// The one snapshot of the store the whole build reads, as the site may show it: with writers' pseudonyms when
