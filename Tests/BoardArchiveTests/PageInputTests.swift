@@ -21,6 +21,9 @@ extension KeywordSelectionInput: PageInputSample {}
 extension KeywordMatchesInput: PageInputSample {}
 extension IndexFileInput: PageInputSample {}
 extension PagesStateInput: PageInputSample {}
+extension SearchBlockInput: PageInputSample {}
+extension ArchiveBoardsInput: PageInputSample {}
+extension PostStatesInput: PageInputSample {}
 
 /// Every field of every page input is in its file's digest: for each kind, each field of a sample value is changed in
 /// turn (found by walking the value's JSON encoding, so a field added to a type is changed here without touching this
@@ -194,6 +197,9 @@ struct PageInputTests {
             KeywordMatchesInput(slugs: ["k-1", "k-2"]),
             IndexFileInput(path: "search/n0/p3.js"),
             PagesStateInput(day: 20_000, baseURL: "https://example.org/", posts: "ab"),
+            SearchBlockInput(id: "n1", postIds: [1, 2], contentHashes: ["a", "b"], boardNames: ["공지", "자유"]),
+            ArchiveBoardsInput(boards: [BoardNameInput(boardId: 1, name: "공지"), BoardNameInput(boardId: 2, name: "자유")]),
+            PostStatesInput(postIds: [1, 2], boardIds: [3, 4], contentHashes: ["a", "b"], redactionModes: ["", "remove"], redactedAt: [nil, 5]),
         ]
         for sample in samples {
             let result = try sample.unchanged()

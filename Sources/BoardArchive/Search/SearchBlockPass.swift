@@ -149,14 +149,9 @@ struct SearchBlockPass {
 
     /// The digest of a block: its id and, per post, id, content hash and board name.
     private func digest(of posts: [ListingKey], id: String) -> BuildDigest {
-        var digest = digestBase
-        digest.add(id)
-        for key in posts {
-            digest.add(key.postId)
-            digest.add(key.contentHash)
-            digest.add(names[key.boardId] ?? "")
-        }
-        return digest
+        SearchBlockInput(
+            id: id, postIds: posts.map(\.postId), contentHashes: posts.map(\.contentHash), boardNames: posts.map { names[$0.boardId] ?? "" }
+        ).digest(base: digestBase)
     }
 
     /// Keeps the block when the previous build made it from the same posts, else queues it for encoding.

@@ -132,6 +132,13 @@ public struct BuildDigest: Sendable, Hashable, CustomStringConvertible {
         if fed == nil { Array(bytes).withUnsafeBytes { feed($0) } }
     }
 
+    /// The digest of a file made from nothing but its own bytes (assets, the marker, files written without a declared
+    /// input).
+    init<Bytes: Collection>(bytes: Bytes) where Bytes.Element == UInt8 {
+        self.init()
+        add(bytes: bytes)
+    }
+
     /// A digest of `parts`, in order.
     static func of(_ parts: String...) -> BuildDigest {
         var digest = BuildDigest()

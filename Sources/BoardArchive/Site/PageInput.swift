@@ -245,3 +245,42 @@ struct IndexFileInput: PageInput, Equatable {
     static let kind = "index-file"
     var path: String
 }
+
+/// A search block (`cache/search/<block>.terms` and, through its files' digests, its index files), after the search
+/// settings: its id and, column by column (lists of plain values encode about twenty times faster than a list of rows),
+/// its posts' ids, content hashes and board names.
+struct SearchBlockInput: PageInput, Equatable {
+    static let kind = "search-block"
+    var id: String
+    var postIds: [Int]
+    var contentHashes: [String]
+    var boardNames: [String]
+}
+
+/// The boards of the archive, the first link of the chain of ``PostStatesInput`` that digests every post as the store
+/// holds it (the pages' state and the search block list are made from that digest).
+struct ArchiveBoardsInput: PageInput, Equatable {
+    static let kind = "archive-boards"
+    var boards: [BoardNameInput]
+}
+
+/// Up to ``chunk`` posts of the archive in id order, after the digest of the posts before them: ids, boards, content
+/// hashes and redactions, column by column. The last link has fewer (possibly none), which ends the chain.
+struct PostStatesInput: PageInput, Equatable {
+    static let kind = "post-states"
+    /// Posts per link: the stream is digested a link at a time, so the whole archive is never held.
+    static let chunk = 4_096
+    var postIds: [Int] = []
+    var boardIds: [Int] = []
+    var contentHashes: [String] = []
+    var redactionModes: [String] = []
+    var redactedAt: [Int?] = []
+
+    mutating func append(_ state: PostState) {
+        postIds.append(state.postId)
+        boardIds.append(state.boardId)
+        contentHashes.append(state.contentHash)
+        redactionModes.append(state.redactionMode)
+        redactedAt.append(state.redactedAtMilliseconds)
+    }
+}

@@ -7,24 +7,20 @@ extension SiteBuilder {
     /// The digest of the archive's content as the store holds it: every board (id and name) and every post's id,
     /// board, content hash and redaction. One read of the post table, shared by the pages and the search index.
     static func postsDigest(boards: [Board], store: any ArchiveSnapshot) throws -> BuildDigest {
-        var digest = BuildDigest()
-        digest.add(boards.count)
-        for board in boards {
-            digest.add(board.boardId)
-            digest.add(board.displayName)
-        }
+        var digest = ArchiveBoardsInput(boards: boards.map { BoardNameInput(boardId: $0.boardId, name: $0.displayName) })
+            .digest(base: BuildDigest())
         do {
             let states = store.postStates()
-            var count = 0
+            var link = PostStatesInput()
             while let state = try states.next() {
-                digest.add(state.postId)
-                digest.add(state.boardId)
-                digest.add(state.contentHash)
-                digest.add(state.redactionMode)
-                digest.add(state.redactedAtMilliseconds)
-                count += 1
+                link.append(state)
+                if link.postIds.count == PostStatesInput.chunk {
+                    digest = link.digest(base: digest)
+                    link = PostStatesInput()
+                }
             }
-            digest.add(count)
+            // The last link, short or empty, ends the chain: a chain of full links and its extension differ.
+            digest = link.digest(base: digest)
         } catch { throw BuildError(phase: .store, underlying: error) }
         return digest
     }

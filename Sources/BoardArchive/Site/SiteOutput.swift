@@ -146,11 +146,7 @@ final class SiteOutput: @unchecked Sendable {
     /// Writes `data` to `relativePath` in the staging folder unless the previous file holds exactly these bytes.
     func write(_ data: Data, to relativePath: String) throws {
         let declared = lock.withLock { produced[relativePath] != nil }
-        if !declared {
-            var digest = BuildDigest()
-            digest.add(bytes: data)
-            _ = try needsRendering(relativePath, digest: digest)
-        }
+        if !declared { _ = try needsRendering(relativePath, digest: BuildDigest(bytes: data)) }
         // `settled` and `staged` hold the manifest's own key (same storage), not `relativePath`: at a million posts,
         // a second copy of every path was about a tenth of the build's peak memory.
         let key = try lock.withLock {
@@ -171,9 +167,7 @@ final class SiteOutput: @unchecked Sendable {
 
     /// Writes a file whose digest is its own bytes (assets, the marker): declared and written in one step.
     func writeVerbatim(_ data: Data, to relativePath: String) throws {
-        var digest = BuildDigest()
-        digest.add(bytes: data)
-        if try needsRendering(relativePath, digest: digest) { try write(data, to: relativePath) }
+        if try needsRendering(relativePath, digest: BuildDigest(bytes: data)) { try write(data, to: relativePath) }
     }
 
     /// Every relative path produced so far, with its digest.
