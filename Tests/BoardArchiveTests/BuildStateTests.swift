@@ -103,6 +103,52 @@ struct BuildStateTests {
         #expect(try SiteFixture.files(under: output) == before)
     }
 
+    @Test("an emptied or restored site folder builds in full beside a state that described another", arguments: ["emptied", "restored"])
+    func stateOfAnotherSiteIsNotUsed(how: String) async throws {
+        let root = try SiteFixture.temporaryDirectory()
+        let store = try SiteFixture.store()
+        let output = root.appendingPathComponent("site")
+        let first = try await Incremental.build(store, Incremental.Inputs(), into: output)
+        let backup = root.appendingPathComponent("backup")
+        try FileManager.default.copyItem(at: output, to: backup)
+        var post = try #require(try store.post(id: 150))
+        post.title = "백업 뒤 고친 제목"
+        try store.record(posts: [post], at: SiteFixture.now)
+        _ = try await Incremental.build(store, Incremental.Inputs(), into: output)
+        try FileManager.default.removeItem(at: output)
+        if how == "emptied" {
+            try FileManager.default.createDirectory(at: output, withIntermediateDirectories: false)
+        } else {
+            // The site as it was before the edit, with the state of the build after it beside it.
+            try FileManager.default.moveItem(at: backup, to: output)
+        }
+        let report = try await Incremental.build(store, Incremental.Inputs(), into: output)
+        #expect(report.rendered == report.written + report.unchanged && report.rendered >= first.written - 2, "\(report)")
+        #expect(try await Incremental.differencesFromCleanBuild(output, store: store) == [])
+        // And the state now describes this site: the next build keeps everything.
+        let again = try await Incremental.build(store, Incremental.Inputs(), into: output)
+        #expect(again.rendered == 0, "\(again)")
+    }
+
+    @Test("a state folder holding files boardarchive did not write is refused, and its files stay")
+    func foreignStateFolderIsRefused() async throws {
+        let root = try SiteFixture.temporaryDirectory()
+        let store = try SiteFixture.store()
+        let output = root.appendingPathComponent("site")
+        let documents = root.appendingPathComponent("documents")
+        try FileManager.default.createDirectory(at: documents, withIntermediateDirectories: true)
+        try Data("precious".utf8).write(to: documents.appendingPathComponent("thesis.txt"))
+        var configuration = Incremental.configuration(Incremental.Inputs(), output: output)
+        configuration.stateDirectory = documents
+        await #expect(
+            throws: BuildError(
+                phase: .prepare, reason: .stateFolderMisplaced("it holds files boardarchive did not write (pass --force to replace it)"),
+                location: documents.standardizedFileURL.path)
+        ) { try await SiteBuilder(configuration: configuration, store: store, logger: Logger(label: "test")).build() }
+        #expect(try SiteFixture.files(under: documents) == ["thesis.txt": Data("precious".utf8)])
+        #expect(!FileManager.default.fileExists(atPath: output.path))
+    }
+
     @Test("a build killed after moving a first build's state in, before its site, is followed by a full build")
     func stateWithoutItsSite() async throws {
         let root = try SiteFixture.temporaryDirectory()

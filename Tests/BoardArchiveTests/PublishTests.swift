@@ -22,7 +22,9 @@ struct PublishTests {
         for path in SitePublisher.files(under: root) { stamps[path] = try FileStamp(root.appendingPathComponent(path)) }
         // The build's state beside the site, by its logical paths.
         let state = BuildState.defaultDirectory(for: root)
-        for path in SitePublisher.files(under: state) { stamps[BuildState.prefix + path] = try FileStamp(state.appendingPathComponent(path)) }
+        for path in SitePublisher.files(under: state) where path != BuildState.identityFile {
+            stamps[BuildState.prefix + path] = try FileStamp(state.appendingPathComponent(path))
+        }
         return stamps
     }
 

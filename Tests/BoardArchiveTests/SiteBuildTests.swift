@@ -27,14 +27,15 @@ struct SiteBuildTests {
         let stateFolder = output.deletingLastPathComponent().appendingPathComponent("site.boardarchive-state")
         let state = Set(try SiteFixture.files(under: stateFolder).keys)
         #expect(state.contains("manifest"))
-        let stateFile = #/manifest|cache/(search/[nt]\d+\.(txt|terms)|search-(directory|keywords|blocks)\.txt|pages\.txt)/#
+        let stateFile = #/manifest|site-identity|cache/(search/[nt]\d+\.(txt|terms)|search-(directory|keywords|blocks)\.txt|pages\.txt)/#
         #expect(state.allSatisfy { (try? stateFile.wholeMatch(in: $0)) != nil }, "\(state.sorted())")
         #expect(!files.contains { $0.hasPrefix(".boardarchive-") })
         #expect(index.contains("search/manifest.js"))
         #expect(index.allSatisfy { $0.hasSuffix(".js") })
         #expect(keywordPages.allSatisfy { $0.range(of: #"^keywords/k-[0-9a-f]+(-page-[2-9][0-9]*)?\.html$"#, options: .regularExpression) != nil })
         #expect(assets.isSuperset(of: ["assets/site.css", "assets/site.js"]))
-        #expect(report.written == files.count + state.count - 1)  // every file but the manifest, which the publisher writes
+        // Every file but the manifest and the site's identity, which the publisher writes.
+        #expect(report.written == files.count + state.count - 2)
         #expect(report.unchanged == 0)
         #expect(report.files[.post] == 65)
         #expect(report.files[.board] == 5)

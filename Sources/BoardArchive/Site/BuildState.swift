@@ -36,6 +36,28 @@ enum BuildState {
         return output.deletingLastPathComponent().appendingPathComponent(output.lastPathComponent + ".boardarchive-state", isDirectory: true)
     }
 
+    /// The state folder's record of which site it describes: the device and inode of that site's marker file
+    /// (`.boardarchive`), which every build keeps (it is never rewritten, only moved by renames). A site emptied, replaced
+    /// or restored from a copy has another marker or none, and its next build is a full one.
+    static let identityFile = "site-identity"
+    /// The identity file's logical path.
+    static let identityPath = prefix + identityFile
+
+    /// The identity of the site whose marker is `marker`, or nil when there is none.
+    static func identity(ofMarker marker: URL) -> String? {
+        var info = stat()
+        guard stat(marker.path, &info) == 0 else { return nil }
+        return "\(info.st_dev):\(info.st_ino)\n"
+    }
+
+    /// Whether the state folder `state` describes the site in `site` (see ``identityFile``).
+    static func describes(site: URL, state: URL) -> Bool {
+        guard let recorded = FileManager.default.contents(atPath: state.appendingPathComponent(identityFile).path),
+            let actual = identity(ofMarker: site.appendingPathComponent(SitePaths.marker))
+        else { return false }
+        return String(decoding: recorded, as: UTF8.self) == actual
+    }
+
     /// The manifest inside a site, where builds before the state folder kept it.
     static let legacyManifest = ".boardarchive-manifest"
     /// The caches inside a site, where builds before the state folder kept them.
@@ -90,6 +112,9 @@ enum BuildState {
                 digests[path.hasPrefix(legacyCache) ? cache + path.dropFirst(legacyCache.count) : path] = digest
             }
             try SiteManifest(digests: digests).write(to: temporary.appendingPathComponent(SiteManifest.fileName))
+            if let identity = identity(ofMarker: site.appendingPathComponent(SitePaths.marker)) {
+                try Data(identity.utf8).write(to: temporary.appendingPathComponent(identityFile))
+            }
             guard rename(temporary.path, state.path) == 0 else {
                 throw BuildError(
                     phase: .prepare, reason: .underlying("cannot create the state folder: \(String(cString: strerror(errno)))"), location: state.path)

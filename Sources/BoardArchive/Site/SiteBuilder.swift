@@ -65,8 +65,13 @@ public struct SiteBuilder: Sendable {
         if let previous, try BuildState.migrateLegacyState(of: previous, to: stateDirectory) {
             logger.info("Moved the build state out of the site", metadata: ["site": "\(previous.path)", "state": "\(stateDirectory.path)"])
         }
+        // The state is used only beside the site it describes: an emptied, replaced or restored site builds in full.
+        let stateUsable = previous.map { BuildState.describes(site: $0, state: stateDirectory) } ?? false
+        if let previous, !stateUsable, FileManager.default.fileExists(atPath: stateDirectory.path) {
+            logger.info("The build state does not describe this site: building every file", metadata: ["site": "\(previous.path)"])
+        }
         // The previous manifest (133,568 lines at 100k posts) is read on another core while the templates load.
-        let manifestLoad = Task.detached { previous == nil ? nil : SiteManifest.load(from: stateDirectory) }
+        let manifestLoad = Task.detached { stateUsable ? SiteManifest.load(from: stateDirectory) : nil }
         let strings = SiteStrings(language: configuration.language)
         let clock = configuration.clock
         let templatesDirectory = configuration.resolvedTemplatesDirectory
@@ -77,7 +82,7 @@ public struct SiteBuilder: Sendable {
         let staging = try publisher.makeStagingDirectory()
         let flusher = WritebackFlusher()
         let output = SiteOutput(
-            stagingDirectory: staging, previousDirectory: previous, previousStateDirectory: stateDirectory,
+            stagingDirectory: staging, previousDirectory: previous, previousStateDirectory: stateDirectory, previousStateUsable: stateUsable,
             previousManifest: await manifestLoad.value,
             progress: progress)
         // Its tables (every path of the site, twice) are let go on another core once the build returns.
@@ -94,7 +99,10 @@ public struct SiteBuilder: Sendable {
             }
         } catch {
             flusher.stop()
-            publisher.discard(staging)
+            // Past its commit point (a journal in the staging folder) a build is finished by the next one, never undone.
+            if !FileManager.default.fileExists(atPath: staging.appendingPathComponent(SitePublisher.journalName).path) {
+                publisher.discard(staging)
+            }
             throw BuildError(phase: .render, underlying: error)
         }
         var report = context.report

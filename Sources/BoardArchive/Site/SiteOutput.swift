@@ -29,6 +29,8 @@ final class SiteOutput: @unchecked Sendable {
     private let stagingPrefix: String
     private let previousPrefix: String?
     private let previousStatePrefix: String
+    /// Whether the previous state describes the previous site (else none of its files is read).
+    private let previousStateUsable: Bool
     /// Whether the staging folder must end up a complete site (no previous site to keep files from).
     var isComplete: Bool { previousDirectory == nil }
 
@@ -49,9 +51,10 @@ final class SiteOutput: @unchecked Sendable {
     /// Creates a writer into `stagingDirectory` (which must exist) keeping files of `previousDirectory` and of its state
     /// folder `previousStateDirectory` (default: ``BuildState/defaultDirectory(for:)``).
     init(
-        stagingDirectory: URL, previousDirectory: URL?, previousStateDirectory: URL? = nil, previousManifest: SiteManifest? = nil,
-        progress: ProgressMeter = ProgressMeter()
+        stagingDirectory: URL, previousDirectory: URL?, previousStateDirectory: URL? = nil, previousStateUsable: Bool = true,
+        previousManifest: SiteManifest? = nil, progress: ProgressMeter = ProgressMeter()
     ) {
+        self.previousStateUsable = previousStateUsable
         self.progress = progress
         self.stagingDirectory = stagingDirectory
         self.previousDirectory = previousDirectory
@@ -130,7 +133,8 @@ final class SiteOutput: @unchecked Sendable {
 
     /// Where the previous build left `relativePath` (a site or a state file), or nil without a previous site.
     private func previousLocation(of relativePath: String) -> String? {
-        previousPrefix.map { BuildState.location(of: relativePath, site: $0, state: previousStatePrefix) }
+        if !previousStateUsable, BuildState.isState(relativePath) { return nil }
+        return previousPrefix.map { BuildState.location(of: relativePath, site: $0, state: previousStatePrefix) }
     }
 
     /// The bytes of a file of this build: staged, else kept from the previous site.

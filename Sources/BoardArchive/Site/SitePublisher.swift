@@ -43,6 +43,16 @@ struct SitePublisher: Sendable {
             throw BuildError(
                 phase: .prepare, reason: .stateFolderMisplaced("it must not be the output folder, inside it, or hold it"), location: state)
         }
+        // A folder boardarchive did not make is never replaced: it could hold anything.
+        var isDirectory: ObjCBool = false
+        if !force, FileManager.default.fileExists(atPath: state, isDirectory: &isDirectory) {
+            let entries = isDirectory.boolValue ? ((try? FileManager.default.contentsOfDirectory(atPath: state)) ?? []) : ["(a file)"]
+            if !entries.isEmpty, !entries.contains(SiteManifest.fileName), !entries.contains(BuildState.identityFile) {
+                throw BuildError(
+                    phase: .prepare,
+                    reason: .stateFolderMisplaced("it holds files boardarchive did not write (pass --force to replace it)"), location: state)
+            }
+        }
         // The nearest folder that exists of each: the state folder may not exist yet.
         func device(_ url: URL) -> UInt64? {
             var folder = url
@@ -133,8 +143,10 @@ struct SitePublisher: Sendable {
                 removedPaths = []
             } else if output.previousManifest.digests.isEmpty {
                 // No usable state: whatever the site and the state folder hold that this build does not make goes.
-                removedPaths = Self.files(under: previous).union(stateFiles()).filter { produced[$0] == nil && $0 != SiteManifest.path }
-                    .sorted()
+                removedPaths = Self.files(under: previous).union(stateFiles()).filter {
+                    produced[$0] == nil && $0 != SiteManifest.path && $0 != BuildState.identityPath
+                }
+                .sorted()
             } else {
                 removedPaths = output.previousManifest.digests.keys.filter { produced[$0] == nil }.sorted()
             }
@@ -147,12 +159,12 @@ struct SitePublisher: Sendable {
         report.removed = removedPaths.count
         report.outputPath = outputDirectory.path
         let staging = output.stagingDirectory
-        let staged = output.stagedPaths
+        let stagedPaths = output.stagedPaths
         // The previous manifest was read into `previousManifest`; equal digests mean equal bytes, so the manifest is
         // encoded only when it is written. It is unchanged when every previous
         // path was declared again with its digest and nothing else was declared (counted while declaring).
         let manifestChanged = previous == nil || !(coverage.allSame && produced.count == output.previousManifest.digests.count)
-        if previous != nil, staged.isEmpty, removedPaths.isEmpty, !manifestChanged {
+        if previous != nil, stagedPaths.isEmpty, removedPaths.isEmpty, !manifestChanged {
             discard(staging)
             return report
         }
@@ -168,6 +180,14 @@ struct SitePublisher: Sendable {
         if !replaced {
             try SiteManifest(digests: produced).write(to: manifestURL, previous: output.previousManifest)
         }
+        // Which site this state describes: the marker's identity, kept by every rename that follows.
+        let markerFolder = stagedPaths.contains(SitePaths.marker) ? staging : outputDirectory
+        let identity = BuildState.identity(ofMarker: markerFolder.appendingPathComponent(SitePaths.marker)) ?? ""
+        do {
+            try Data(identity.utf8).write(to: staging.appendingPathComponent(BuildState.identityPath))
+        } catch {
+            throw BuildError(phase: .publish, underlying: error, location: staging.appendingPathComponent(BuildState.identityPath).path)
+        }
         // Files are written without a sync each; one sync puts them all on disk before anything is published.
         sync()
         guard previous != nil else {
@@ -175,7 +195,7 @@ struct SitePublisher: Sendable {
             try swap(staging)
             return report
         }
-        let journal = (staged + [SiteManifest.path]).map { "M " + $0 } + removedPaths.map { "D " + $0 }
+        let journal = (stagedPaths + [SiteManifest.path, BuildState.identityPath]).map { "M " + $0 } + removedPaths.map { "D " + $0 }
         let journalURL = staging.appendingPathComponent(Self.journalName)
         do {
             let pending = staging.appendingPathComponent(Self.journalName + ".pending")
