@@ -116,7 +116,9 @@ for posts in $SIZES; do
         copy="$dir/rebuild"
         rm -rf "$copy"
         mkdir -p "$copy"
-        cp -a "$dir/site" "$copy/site"
+        # Hard links keep the marker's inode, which the build state records (a plain copy would be a new site and
+        # build in full); builds never write into a file in place, so the full build's site is not changed.
+        cp -al "$dir/site" "$copy/site"
         cp -a "$dir/site.boardarchive-state" "$copy/site.boardarchive-state"
         cp -a "$dir"/store.sqlite* "$copy/"
         for scenario in $SCENARIOS; do
