@@ -119,8 +119,8 @@ extension TemplateRenderer {
     }
 
     /// Every tag of a template's text, in order: its sigil (`#`, `^`, `/`, `&`, `{`, `>`, `!`, `=`, `<`, `$`, `%`, or
-    /// empty for a variable), its name trimmed of spaces and tabs, and its whole text between the braces.
-    static func tags(in text: String) -> [(sigil: String, name: String, body: String)] {
+    /// empty for a variable), its name trimmed of spaces and tabs, its whole text between the braces, and where it stands.
+    static func tags(in text: String) -> [(sigil: String, name: String, body: String, range: Range<String.Index>)] {
         text.matches(of: #/\{\{(\{?)([^}]*)\}?\}\}/#).map { match in
             var body = Substring(match.output.2).drop { $0 == " " || $0 == "\t" }
             var sigil = String(match.output.1)
@@ -128,7 +128,7 @@ extension TemplateRenderer {
                 sigil = String(first)
                 body = body.dropFirst()
             }
-            return (sigil, String(body.trimmingCharacters(in: .whitespaces)), String(match.output.2))
+            return (sigil, String(body.trimmingCharacters(in: .whitespaces)), String(match.output.2), match.range)
         }
     }
 

@@ -46,17 +46,10 @@ enum SearchRowTemplate {
     private static func inlined(_ name: String, texts: [String: String], directory: URL) throws -> String {
         let text = texts[name] ?? ""
         var result = ""
-        var rest = text[...]
-        while let match = rest.firstMatch(of: #/\{\{(\{?)([^}]*)\}?\}\}/#) {
-            result += rest[..<match.range.lowerBound]
-            rest = rest[match.range.upperBound...]
-            var body = Substring(match.output.2).drop { $0 == " " || $0 == "\t" }
-            var sigil = String(match.output.1)
-            if sigil.isEmpty, let first = body.first, "#^/&>!=<$%".contains(first) {
-                sigil = String(first)
-                body = body.dropFirst()
-            }
-            let tagName = body.trimmingCharacters(in: .whitespaces)
+        var rest = text.startIndex
+        for (sigil, tagName, body, range) in TemplateRenderer.tags(in: text) {
+            result += text[rest..<range.lowerBound]
+            rest = range.upperBound
             switch sigil {
             case ">" where !tagName.hasPrefix("*"):
                 result += try inlined(tagName, texts: texts, directory: directory)
@@ -66,13 +59,13 @@ enum SearchRowTemplate {
                 throw BuildError(
                     phase: .templates,
                     reason: .templateSyntax(
-                        "the search page fills \(partial) in the browser, which cannot follow the tag {{\(match.output.2)}}; "
+                        "the search page fills \(partial) in the browser, which cannot follow the tag {{\(body)}}; "
                             + "remove it from the row's templates"),
                     location: TemplateRenderer.displayPath(directory, name))
             default:
-                result += match.output.0
+                result += text[range]
             }
         }
-        return result + rest
+        return result + text[rest...]
     }
 }
