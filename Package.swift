@@ -34,20 +34,60 @@ let package = Package(
             pkgConfig: "libcmark-gfm",
             providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"])]
         ),
+        // The library, one target per pipeline stage; each may import only what it lists (no cycles).
+        // Model: boards, posts, dates, text normalisation, digests of typed inputs, small shared pieces.
+        .target(name: "BoardArchiveModel"),
+        // Store: the archive store seam, SQLite (GRDB) and PostgreSQL behind it.
         .target(
-            name: "BoardArchive",
+            name: "BoardArchiveStore",
             dependencies: [
-                "CCmarkGFM",
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "Mustache", package: "swift-mustache"),
+                "BoardArchiveModel",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        // Crawl: the board API client over HTTP into the store.
+        .target(
+            name: "BoardArchiveCrawl",
+            dependencies: [
+                "BoardArchiveModel", "BoardArchiveStore",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        // Render: Markdown (cmark-gfm), templates (Mustache), page addresses and page data.
+        .target(
+            name: "BoardArchiveRender",
+            dependencies: [
+                "BoardArchiveModel", "BoardArchiveStore", "CCmarkGFM",
+                .product(name: "Mustache", package: "swift-mustache"),
+            ]
+        ),
+        // Search: the search index's format, builder, codec and reader; highlighting and keyword selection.
+        .target(name: "BoardArchiveSearch", dependencies: ["BoardArchiveModel", "BoardArchiveStore", "BoardArchiveRender"]),
+        // Site: the build as steps (pages, search, keyword pages, feeds, sitemaps), its output, state and publishing.
+        .target(
+            name: "BoardArchiveSite",
+            dependencies: [
+                "BoardArchiveModel", "BoardArchiveStore", "BoardArchiveRender", "BoardArchiveSearch",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The one import of the command and the tests: re-exports the stages.
+        .target(
+            name: "BoardArchive",
+            dependencies: [
+                "BoardArchiveModel", "BoardArchiveStore", "BoardArchiveCrawl", "BoardArchiveRender", "BoardArchiveSearch",
+                "BoardArchiveSite",
             ]
         ),
         .target(

@@ -1,8 +1,14 @@
+import BoardArchive
 import Foundation
 import GRDB
 import Testing
 
-@testable import BoardArchive
+@testable import BoardArchiveCrawl
+@testable import BoardArchiveModel
+@testable import BoardArchiveRender
+@testable import BoardArchiveSearch
+@testable import BoardArchiveSite
+@testable import BoardArchiveStore
 @testable import FixtureAPI
 
 /// The benchmark archive generator (`boardarchive bench-data`): determinism, the promised shape, the stored JSON and

@@ -1,8 +1,14 @@
+import BoardArchive
 import Foundation
 import Logging
 import Testing
 
-@testable import BoardArchive
+@testable import BoardArchiveCrawl
+@testable import BoardArchiveModel
+@testable import BoardArchiveRender
+@testable import BoardArchiveSearch
+@testable import BoardArchiveSite
+@testable import BoardArchiveStore
 
 /// The build's state (manifest and caches) beside the site: never published, migrated from inside older sites, and a
 /// site without it simply builds in full.

@@ -1,8 +1,14 @@
+import BoardArchive
 import Foundation
 import Synchronization
 import Testing
 
-@testable import BoardArchive
+@testable import BoardArchiveCrawl
+@testable import BoardArchiveModel
+@testable import BoardArchiveRender
+@testable import BoardArchiveSearch
+@testable import BoardArchiveSite
+@testable import BoardArchiveStore
 
 /// The build's parallel map: results in index order, every index run once, the lowest failing index's error, and maps
 /// inside maps (a board's pages inside the map over boards).

@@ -1,8 +1,14 @@
+import BoardArchive
 import FixtureAPI
 import Foundation
 import Testing
 
-@testable import BoardArchive
+@testable import BoardArchiveCrawl
+@testable import BoardArchiveModel
+@testable import BoardArchiveRender
+@testable import BoardArchiveSearch
+@testable import BoardArchiveSite
+@testable import BoardArchiveStore
 
 /// The real client and crawler against the real fixture server on 127.0.0.1:0, over real HTTP, into both stores
 /// (SQLite and PostgreSQL).

@@ -1,8 +1,14 @@
+import BoardArchive
 import Foundation
 import Logging
 import Synchronization
 
-@testable import BoardArchive
+@testable import BoardArchiveCrawl
+@testable import BoardArchiveModel
+@testable import BoardArchiveRender
+@testable import BoardArchiveSearch
+@testable import BoardArchiveSite
+@testable import BoardArchiveStore
 
 /// Collects every log line (message and metadata rendered as text) so tests can look for leaks.
 final class CapturedLogs: Sendable {

@@ -1,10 +1,16 @@
 import AsyncHTTPClient
+import BoardArchive
 import FixtureAPI
 import Foundation
 import NIOCore
 import Testing
 
-@testable import BoardArchive
+@testable import BoardArchiveCrawl
+@testable import BoardArchiveModel
+@testable import BoardArchiveRender
+@testable import BoardArchiveSearch
+@testable import BoardArchiveSite
+@testable import BoardArchiveStore
 
 /// Requests that get no response are explained in plain words and name the URL they went to, without credentials.
 @Suite("Transport errors in plain words")

@@ -1,8 +1,14 @@
+import BoardArchive
 import Foundation
 import Synchronization
 import Testing
 
-@testable import BoardArchive
+@testable import BoardArchiveCrawl
+@testable import BoardArchiveModel
+@testable import BoardArchiveRender
+@testable import BoardArchiveSearch
+@testable import BoardArchiveSite
+@testable import BoardArchiveStore
 
 /// Boards that disappear upstream take their posts with them: kept in the archive, marked gone.
 extension CrawlerTests {

@@ -1,8 +1,14 @@
+import BoardArchive
 import Foundation
 import Synchronization
 import Testing
 
-@testable import BoardArchive
+@testable import BoardArchiveCrawl
+@testable import BoardArchiveModel
+@testable import BoardArchiveRender
+@testable import BoardArchiveSearch
+@testable import BoardArchiveSite
+@testable import BoardArchiveStore
 
 /// Paging that must end: servers whose pages stop advancing, or never reach their end, end the pass as inconsistent.
 extension CrawlerTests {

@@ -1,8 +1,14 @@
+import BoardArchive
 import Foundation
 import Synchronization
 import Testing
 
-@testable import BoardArchive
+@testable import BoardArchiveCrawl
+@testable import BoardArchiveModel
+@testable import BoardArchiveRender
+@testable import BoardArchiveSearch
+@testable import BoardArchiveSite
+@testable import BoardArchiveStore
 
 /// Crawler and client rules over the in-memory transport (no sockets, no sleeping).
 @Suite("Crawler over an in-memory transport")

@@ -1,8 +1,14 @@
+import BoardArchive
 import FixtureAPI
 import Foundation
 import Testing
 
-@testable import BoardArchive
+@testable import BoardArchiveCrawl
+@testable import BoardArchiveModel
+@testable import BoardArchiveRender
+@testable import BoardArchiveSearch
+@testable import BoardArchiveSite
+@testable import BoardArchiveStore
 
 /// One post id, one page: the same id in two boards stops the crawl naming both boards, a moved post follows its
 /// board, and a board listed twice is crawled once; on both stores (SQLite and PostgreSQL).

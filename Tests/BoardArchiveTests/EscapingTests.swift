@@ -1,9 +1,15 @@
+import BoardArchive
 import FixtureAPI
 import Foundation
 import Mustache
 import Testing
 
-@testable import BoardArchive
+@testable import BoardArchiveCrawl
+@testable import BoardArchiveModel
+@testable import BoardArchiveRender
+@testable import BoardArchiveSearch
+@testable import BoardArchiveSite
+@testable import BoardArchiveStore
 
 @Suite("Escaping: hostile posts are rendered inert")
 struct EscapingTests {

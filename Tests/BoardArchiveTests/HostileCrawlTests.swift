@@ -1,8 +1,14 @@
+import BoardArchive
 import FixtureAPI
 import Foundation
 import Testing
 
-@testable import BoardArchive
+@testable import BoardArchiveCrawl
+@testable import BoardArchiveModel
+@testable import BoardArchiveRender
+@testable import BoardArchiveSearch
+@testable import BoardArchiveSite
+@testable import BoardArchiveStore
 
 /// Hostile and malformed listings over real HTTP (the fixture server sends the exact item JSON given): nothing is lost
 /// silently, nothing crashes, and every refusal names the post, the field or the boards; on both stores (SQLite and

@@ -1,7 +1,13 @@
+import BoardArchive
 import Foundation
 import Testing
 
-@testable import BoardArchive
+@testable import BoardArchiveCrawl
+@testable import BoardArchiveModel
+@testable import BoardArchiveRender
+@testable import BoardArchiveSearch
+@testable import BoardArchiveSite
+@testable import BoardArchiveStore
 
 /// Markdown shapes that Debian 12's cmark-gfm (0.29.0.gfm.6) parses in super-linear time, each built to about a given
 /// size; the measured times are in docs/hostile-posts.md (Benchmarks/hostile generates the same shapes).

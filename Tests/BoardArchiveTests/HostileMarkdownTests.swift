@@ -1,8 +1,14 @@
+import BoardArchive
 import Foundation
 import Logging
 import Testing
 
-@testable import BoardArchive
+@testable import BoardArchiveCrawl
+@testable import BoardArchiveModel
+@testable import BoardArchiveRender
+@testable import BoardArchiveSearch
+@testable import BoardArchiveSite
+@testable import BoardArchiveStore
 @testable import FixtureAPI
 
 /// Posts shaped after the inputs cmark-gfm 0.29.0.gfm.6 parses in super-linear time: each is rendered as plain text

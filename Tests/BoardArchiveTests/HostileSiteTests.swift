@@ -1,8 +1,14 @@
+import BoardArchive
 import FixtureAPI
 import Foundation
 import Testing
 
-@testable import BoardArchive
+@testable import BoardArchiveCrawl
+@testable import BoardArchiveModel
+@testable import BoardArchiveRender
+@testable import BoardArchiveSearch
+@testable import BoardArchiveSite
+@testable import BoardArchiveStore
 
 /// Hostile listings crawled over HTTP and then built: the site's bytes show what the store kept.
 @Suite("Hostile listings, crawled and built")

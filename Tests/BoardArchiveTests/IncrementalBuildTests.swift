@@ -1,9 +1,15 @@
+import BoardArchive
 import Foundation
 import GRDB
 import Logging
 import Testing
 
-@testable import BoardArchive
+@testable import BoardArchiveCrawl
+@testable import BoardArchiveModel
+@testable import BoardArchiveRender
+@testable import BoardArchiveSearch
+@testable import BoardArchiveSite
+@testable import BoardArchiveStore
 
 /// The incremental build against a clean full build: after any sequence of changes the two sites are identical,
 /// file by file; and a rebuild renders only what the change touches.
@@ -375,7 +381,7 @@ struct IncrementalBuildTests {
             pages.sorted()
                 == [
                     "boards/1/index.html", SitePaths.board(1, archivePage: boundary), "index.html", "posts/900.html", SitePaths.post(newest.postId),
-                    SitePaths.post(lastNotice.postId), SitePaths.post(dropped.postId), FeedPhase.boardPath(1), FeedPhase.archivePath,
+                    SitePaths.post(lastNotice.postId), SitePaths.post(dropped.postId), SitePaths.boardFeed(1), SitePaths.archiveFeed,
                 ].sorted())
         // Every rendered file was counted, and the search index changed only in its newest block of others.
         #expect(report.written <= report.rendered)

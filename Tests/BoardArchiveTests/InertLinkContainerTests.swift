@@ -1,6 +1,12 @@
+import BoardArchive
 import Testing
 
-@testable import BoardArchive
+@testable import BoardArchiveCrawl
+@testable import BoardArchiveModel
+@testable import BoardArchiveRender
+@testable import BoardArchiveSearch
+@testable import BoardArchiveSite
+@testable import BoardArchiveStore
 
 /// Every inline kind of link, in every container kind, must keep its label and its address as inert text.
 ///

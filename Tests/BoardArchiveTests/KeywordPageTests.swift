@@ -1,8 +1,14 @@
+import BoardArchive
 import Foundation
 import Logging
 import Testing
 
-@testable import BoardArchive
+@testable import BoardArchiveCrawl
+@testable import BoardArchiveModel
+@testable import BoardArchiveRender
+@testable import BoardArchiveSearch
+@testable import BoardArchiveSite
+@testable import BoardArchiveStore
 
 @Suite struct KeywordPageTests {
     static let clock = ArchiveClock(now: SiteFixture.now, timeZone: SiteFixture.seoul)

@@ -1,7 +1,13 @@
+import BoardArchive
 import Foundation
 import Testing
 
-@testable import BoardArchive
+@testable import BoardArchiveCrawl
+@testable import BoardArchiveModel
+@testable import BoardArchiveRender
+@testable import BoardArchiveSearch
+@testable import BoardArchiveSite
+@testable import BoardArchiveStore
 
 /// Random Markdown shapes: what the pre-scan refuses is kept whole as plain text, what it lets through keeps its words,
 /// and a shape refused at one size stays refused at larger ones. That the cost per byte of what reaches cmark-gfm does

@@ -1,6 +1,12 @@
+import BoardArchive
 import Testing
 
-@testable import BoardArchive
+@testable import BoardArchiveCrawl
+@testable import BoardArchiveModel
+@testable import BoardArchiveRender
+@testable import BoardArchiveSearch
+@testable import BoardArchiveSite
+@testable import BoardArchiveStore
 
 @Suite("Markdown rendering with cmark-gfm")
 struct MarkdownRendererTests {

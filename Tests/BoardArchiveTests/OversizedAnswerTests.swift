@@ -1,9 +1,15 @@
+import BoardArchive
 import FixtureAPI
 import Foundation
 import GRDB
 import Testing
 
-@testable import BoardArchive
+@testable import BoardArchiveCrawl
+@testable import BoardArchiveModel
+@testable import BoardArchiveRender
+@testable import BoardArchiveSearch
+@testable import BoardArchiveSite
+@testable import BoardArchiveStore
 
 /// Answers that will never get better on a retry are reported as what they are, once, not as network failures; and a
 /// store error is one plain sentence, without the SQL statement.

@@ -1,7 +1,13 @@
+import BoardArchive
 import Foundation
 import Testing
 
-@testable import BoardArchive
+@testable import BoardArchiveCrawl
+@testable import BoardArchiveModel
+@testable import BoardArchiveRender
+@testable import BoardArchiveSearch
+@testable import BoardArchiveSite
+@testable import BoardArchiveStore
 
 /// A sample value of a page input, checked field by field.
 protocol PageInputSample {
@@ -30,7 +36,7 @@ extension PostStatesInput: PageInputSample {}
 /// test), and the digest must change.
 @Suite("Page inputs: every field in the digest")
 struct PageInputTests {
-    static let base = BuildDigest.of("templates", "strings")
+    static let base = BuildDigest(bytes: "templates strings".utf8)
 
     /// A JSON value, decoded strictly (a flag is never a number) so that each kind of field changes its own way.
     indirect enum JSON: Codable {
@@ -211,7 +217,7 @@ struct PageInputTests {
     @Test("kinds differ even when their values encode alike, and the base is part of every digest")
     func kindsAndBase() {
         let tombstone = TombstoneInput(postId: 7, boardId: 3, boardName: "b", backPage: nil, removedDay: "d")
-        #expect(tombstone.digest(base: Self.base) != tombstone.digest(base: BuildDigest.of("other templates")))
+        #expect(tombstone.digest(base: Self.base) != tombstone.digest(base: BuildDigest(bytes: "other templates".utf8)))
         #expect(
             ListingPageInput(boardId: 1, boardName: "", pager: PagerInput(page: nil, window: []), rows: []).digest(base: Self.base)
                 != KeywordPageInput(keyword: "", pager: PagerInput(page: nil, window: []), rows: []).digest(base: Self.base))

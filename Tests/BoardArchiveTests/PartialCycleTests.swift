@@ -1,7 +1,13 @@
+import BoardArchive
 import Foundation
 import Testing
 
-@testable import BoardArchive
+@testable import BoardArchiveCrawl
+@testable import BoardArchiveModel
+@testable import BoardArchiveRender
+@testable import BoardArchiveSearch
+@testable import BoardArchiveSite
+@testable import BoardArchiveStore
 
 /// Partials that include each other in a loop are refused when the templates load, naming the chain of files, instead
 /// of overflowing the stack (a segmentation fault, exit 139) when a page renders.

@@ -1,8 +1,14 @@
+import BoardArchive
 import Foundation
 import Synchronization
 import Testing
 
-@testable import BoardArchive
+@testable import BoardArchiveCrawl
+@testable import BoardArchiveModel
+@testable import BoardArchiveRender
+@testable import BoardArchiveSearch
+@testable import BoardArchiveSite
+@testable import BoardArchiveStore
 
 /// Several crawls of one PostgreSQL archive at once: runs and boards are locked with advisory locks, so two crawls never
 /// interleave one board's pages and never take each other's run over, and together they lose nothing.

@@ -1,9 +1,15 @@
+import BoardArchive
 import Foundation
 import Logging
 import Synchronization
 import Testing
 
-@testable import BoardArchive
+@testable import BoardArchiveCrawl
+@testable import BoardArchiveModel
+@testable import BoardArchiveRender
+@testable import BoardArchiveSearch
+@testable import BoardArchiveSite
+@testable import BoardArchiveStore
 
 /// The share of a crawl or build done is counted in posts, so an archive where one board holds most posts does not
 /// read as nearly done once its small boards are.

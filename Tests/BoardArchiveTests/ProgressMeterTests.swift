@@ -1,8 +1,14 @@
+import BoardArchive
 import Foundation
 import Logging
 import Testing
 
-@testable import BoardArchive
+@testable import BoardArchiveCrawl
+@testable import BoardArchiveModel
+@testable import BoardArchiveRender
+@testable import BoardArchiveSearch
+@testable import BoardArchiveSite
+@testable import BoardArchiveStore
 
 /// The crawler and the site builder count their progress into the meter they are given, and the counts agree with
 /// their reports.

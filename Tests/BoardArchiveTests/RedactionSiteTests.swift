@@ -1,7 +1,13 @@
+import BoardArchive
 import Foundation
 import Testing
 
-@testable import BoardArchive
+@testable import BoardArchiveCrawl
+@testable import BoardArchiveModel
+@testable import BoardArchiveRender
+@testable import BoardArchiveSearch
+@testable import BoardArchiveSite
+@testable import BoardArchiveStore
 
 /// What the site shows after a redaction: a tombstone at the post's address, the post gone from listings, links,
 /// replies and search, writers anonymised, and a rebuild that rewrites only the files that showed the post.

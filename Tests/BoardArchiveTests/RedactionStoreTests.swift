@@ -1,7 +1,13 @@
+import BoardArchive
 import Foundation
 import Testing
 
-@testable import BoardArchive
+@testable import BoardArchiveCrawl
+@testable import BoardArchiveModel
+@testable import BoardArchiveRender
+@testable import BoardArchiveSearch
+@testable import BoardArchiveSite
+@testable import BoardArchiveStore
 
 /// Redactions in the store: what `redact`, `--undo` and `--list` record, what every read then shows, and what a
 /// later write (a crawl) of a redacted post stores. Each test runs on both backends (SQLite and PostgreSQL), except

@@ -1,7 +1,13 @@
+import BoardArchive
 import Foundation
 import Testing
 
-@testable import BoardArchive
+@testable import BoardArchiveCrawl
+@testable import BoardArchiveModel
+@testable import BoardArchiveRender
+@testable import BoardArchiveSearch
+@testable import BoardArchiveSite
+@testable import BoardArchiveStore
 
 /// Keyword rows rendered once per post and filled per keyword (``RowStencil``) give the bytes of rows rendered one by
 /// one, and the plan is refused for templates where they might not.
@@ -32,7 +38,7 @@ import Testing
         let context = writer.pageContext(
             keyword: keyword, count: 40, countLabel: "40", searchHref: "x", archivePage: nil, listing: ListingPages(pinnedCount: 0, itemCount: 40),
             rows: [])
-        #expect(Set(context.keys).union(["title", "content"]) == KeywordPageWriter.pageKeys)
+        #expect(Set(context.keys).union(["title", "content"]) == TemplateKeys.keywordPage)
     }
 
     /// A copy of the default templates with `changes` (template name → text) applied.
@@ -46,7 +52,7 @@ import Testing
 
     static func plan(_ changes: [String: String], _ name: String = #function) throws -> TemplateRenderer.StencilPlan? {
         let renderer = try TemplateRenderer.load(from: templates(changes, name), strings: SiteStrings(language: .ko), clock: clock)
-        return renderer.stencilPlan(rowKeys: KeywordPageWriter.rowKeys, pageKeys: KeywordPageWriter.pageKeys)
+        return renderer.stencilPlan(rowKeys: TemplateKeys.keywordRow, pageKeys: TemplateKeys.keywordPage)
     }
 
     static let defaultRow =
@@ -95,8 +101,8 @@ import Testing
             let strings = SiteStrings(language: .ko)
             let planned = try TemplateRenderer.load(from: stenciled, strings: strings, clock: Self.clock)
             let unplanned = try TemplateRenderer.load(from: whole, strings: strings, clock: Self.clock)
-            #expect(planned.stencilPlan(rowKeys: KeywordPageWriter.rowKeys, pageKeys: KeywordPageWriter.pageKeys) != nil)
-            #expect(unplanned.stencilPlan(rowKeys: KeywordPageWriter.rowKeys, pageKeys: KeywordPageWriter.pageKeys) == nil)
+            #expect(planned.stencilPlan(rowKeys: TemplateKeys.keywordRow, pageKeys: TemplateKeys.keywordPage) != nil)
+            #expect(unplanned.stencilPlan(rowKeys: TemplateKeys.keywordRow, pageKeys: TemplateKeys.keywordPage) == nil)
             let configuration = BuildConfiguration(now: SiteFixture.now, timeZone: SiteFixture.seoul, keywords: ["서울", "반복", "<img"], topKeywords: 2)
             let (on, _) = try SearchPhaseHarness.run(
                 boards: KeywordPageTests.boards, posts: KeywordPageTests.posts, configuration: configuration, templates: stenciled)

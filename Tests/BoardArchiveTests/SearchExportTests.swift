@@ -1,7 +1,13 @@
+import BoardArchive
 import Foundation
 import Testing
 
-@testable import BoardArchive
+@testable import BoardArchiveCrawl
+@testable import BoardArchiveModel
+@testable import BoardArchiveRender
+@testable import BoardArchiveSearch
+@testable import BoardArchiveSite
+@testable import BoardArchiveStore
 
 /// Exports a generated index, its queries and the oracle's answers for `Benchmarks/search/engine-check.js`,
 /// which runs `search.js` on them under Node: every query's hits (brute force), and what the first run of the search

@@ -1,7 +1,13 @@
+import BoardArchive
 import Foundation
 import Testing
 
-@testable import BoardArchive
+@testable import BoardArchiveCrawl
+@testable import BoardArchiveModel
+@testable import BoardArchiveRender
+@testable import BoardArchiveSearch
+@testable import BoardArchiveSite
+@testable import BoardArchiveStore
 
 /// The normaliser's cases. Chromium's `BoardArchiveSearch.normalize` (search.js: `s.normalize('NFKC').toUpperCase()
 /// .replace(/Σ/g, 'σ').toLowerCase().normalize('NFKC')`) must give the same code points for every one of them:

@@ -1,7 +1,13 @@
+import BoardArchive
 import Foundation
 import Testing
 
-@testable import BoardArchive
+@testable import BoardArchiveCrawl
+@testable import BoardArchiveModel
+@testable import BoardArchiveRender
+@testable import BoardArchiveSearch
+@testable import BoardArchiveSite
+@testable import BoardArchiveStore
 
 /// The index's answers equal the brute-force scan for thousands of posts, hundreds of queries and every target.
 @Suite struct SearchOracleTests {

@@ -1,7 +1,13 @@
+import BoardArchive
 import Foundation
 import Logging
 
-@testable import BoardArchive
+@testable import BoardArchiveCrawl
+@testable import BoardArchiveModel
+@testable import BoardArchiveRender
+@testable import BoardArchiveSearch
+@testable import BoardArchiveSite
+@testable import BoardArchiveStore
 
 /// Runs the search phase alone, over a store made of `posts`, into a fresh folder; returns its files and report.
 enum SearchPhaseHarness {

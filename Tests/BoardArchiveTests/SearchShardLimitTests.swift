@@ -1,7 +1,13 @@
+import BoardArchive
 import Foundation
 import Testing
 
-@testable import BoardArchive
+@testable import BoardArchiveCrawl
+@testable import BoardArchiveModel
+@testable import BoardArchiveRender
+@testable import BoardArchiveSearch
+@testable import BoardArchiveSite
+@testable import BoardArchiveStore
 
 /// The shard limits hold on a large generated archive: no file over 1 MB, and a first query (whatever it is) loads
 /// under 150 kB, because a run of the search pauses once it has loaded its byte budget.

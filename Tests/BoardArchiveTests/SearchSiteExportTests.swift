@@ -1,9 +1,15 @@
+import BoardArchive
 import FixtureAPI
 import Foundation
 import Logging
 import Testing
 
-@testable import BoardArchive
+@testable import BoardArchiveCrawl
+@testable import BoardArchiveModel
+@testable import BoardArchiveRender
+@testable import BoardArchiveSearch
+@testable import BoardArchiveSite
+@testable import BoardArchiveStore
 
 /// Writes a searchable site for the benchmark and the browser checks; off unless `BOARDARCHIVE_SEARCH_SITE` names
 /// a folder. The posts come from `BOARDARCHIVE_SEARCH_STORE` (an archive store, e.g. the demo's) or else from
@@ -57,7 +63,7 @@ import Testing
         let (files, report) = try SearchPhaseHarness.run(boards: boards, posts: posts, configuration: configuration, into: root)
         let indexFiles = files.filter { $0.key.hasPrefix("search/") }
         let seconds = Date().timeIntervalSince(started)
-        for path in SiteBuilder.assetPaths(in: SiteFixture.templatesDirectory.appendingPathComponent("assets")) {
+        for path in TemplateRenderer.assetPaths(in: SiteFixture.templatesDirectory.appendingPathComponent("assets")) {
             try write(
                 try Data(contentsOf: SiteFixture.templatesDirectory.appendingPathComponent("assets").appendingPathComponent(path)), "assets/" + path)
         }

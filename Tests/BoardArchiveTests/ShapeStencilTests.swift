@@ -1,7 +1,13 @@
+import BoardArchive
 import Foundation
 import Testing
 
-@testable import BoardArchive
+@testable import BoardArchiveCrawl
+@testable import BoardArchiveModel
+@testable import BoardArchiveRender
+@testable import BoardArchiveSearch
+@testable import BoardArchiveSite
+@testable import BoardArchiveStore
 
 /// Pages rendered through their shape's stencil (``ShapeStencils``) and rows pre-rendered for their page
 /// (``RowPrerender``) give swift-mustache's bytes, and templates where they might not are left to the engine.

@@ -1,8 +1,14 @@
+import BoardArchive
 import FixtureAPI
 import Foundation
 import Testing
 
-@testable import BoardArchive
+@testable import BoardArchiveCrawl
+@testable import BoardArchiveModel
+@testable import BoardArchiveRender
+@testable import BoardArchiveSearch
+@testable import BoardArchiveSite
+@testable import BoardArchiveStore
 
 /// Checks that a generated site is self-contained: every reference is relative and names an existing file.
 enum SiteLinkChecker {
@@ -134,17 +140,17 @@ struct SiteLinkTests {
         let output = try SiteFixture.temporaryDirectory().appendingPathComponent("site")
         try await SiteFixture.build(store, into: output, now: now)
         let files = Set(try SiteFixture.files(under: output).keys)
-        var expected: Set<String> = ["index.html", ".boardarchive", FeedPhase.archivePath]
+        var expected: Set<String> = ["index.html", ".boardarchive", SitePaths.archiveFeed]
         for board in dataset.boards {
             let posts = dataset.posts.filter { $0.boardId == board.boardId }
             let notices = posts.filter { $0.postType == .notice }.count
             let listing = ListingPages(pinnedCount: notices, itemCount: posts.count - notices)
             expected.insert(SitePaths.board(board.boardId))
-            expected.insert(FeedPhase.boardPath(board.boardId))
+            expected.insert(SitePaths.boardFeed(board.boardId))
             for page in 0..<listing.archivePageCount { expected.insert(SitePaths.board(board.boardId, archivePage: page)) }
         }
         for post in dataset.posts { expected.insert(SitePaths.post(post.postId)) }
-        let assets = SiteBuilder.assetPaths(in: SiteFixture.templatesDirectory.appendingPathComponent("assets")).map { "assets/" + $0 }
+        let assets = TemplateRenderer.assetPaths(in: SiteFixture.templatesDirectory.appendingPathComponent("assets")).map { "assets/" + $0 }
         expected.formUnion(assets)
         expected.formUnion(["search.html", "search/manifest.js", "keywords/index.html"])
         // The search index and keyword pages have documented names; nothing else is allowed.

@@ -1,8 +1,14 @@
+import BoardArchive
 import FixtureAPI
 import Foundation
 import Testing
 
-@testable import BoardArchive
+@testable import BoardArchiveCrawl
+@testable import BoardArchiveModel
+@testable import BoardArchiveRender
+@testable import BoardArchiveSearch
+@testable import BoardArchiveSite
+@testable import BoardArchiveStore
 
 /// The store seam's conformance: the same crawls, nightly changes and takedowns, done to a SQLite store and to a
 /// PostgreSQL store, leave every row of every table the same (``ArchiveTable/all``, the tables `store copy` moves).

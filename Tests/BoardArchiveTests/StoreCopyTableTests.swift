@@ -1,8 +1,14 @@
+import BoardArchive
 import Foundation
 import GRDB
 import Testing
 
-@testable import BoardArchive
+@testable import BoardArchiveCrawl
+@testable import BoardArchiveModel
+@testable import BoardArchiveRender
+@testable import BoardArchiveSearch
+@testable import BoardArchiveSite
+@testable import BoardArchiveStore
 
 /// `store copy` moves the tables it lists, column by column: the list must be every table and every column of both
 /// schemas, or a column a migration adds would be left behind while the copy still compared equal.

@@ -1,9 +1,15 @@
+import BoardArchive
 import Foundation
 import GRDB
 import Synchronization
 import Testing
 
-@testable import BoardArchive
+@testable import BoardArchiveCrawl
+@testable import BoardArchiveModel
+@testable import BoardArchiveRender
+@testable import BoardArchiveSearch
+@testable import BoardArchiveSite
+@testable import BoardArchiveStore
 
 /// How a build reads the post table: every statement over an index, none reading the whole table.
 ///

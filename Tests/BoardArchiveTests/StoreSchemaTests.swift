@@ -1,8 +1,14 @@
+import BoardArchive
 import Foundation
 import GRDB
 import Testing
 
-@testable import BoardArchive
+@testable import BoardArchiveCrawl
+@testable import BoardArchiveModel
+@testable import BoardArchiveRender
+@testable import BoardArchiveSearch
+@testable import BoardArchiveSite
+@testable import BoardArchiveStore
 
 /// The store's schema version, and the refusal to touch a store written by a newer boardarchive.
 @Suite("Archive store schema")

@@ -1,7 +1,13 @@
+import BoardArchive
 import Foundation
 import Testing
 
-@testable import BoardArchive
+@testable import BoardArchiveCrawl
+@testable import BoardArchiveModel
+@testable import BoardArchiveRender
+@testable import BoardArchiveSearch
+@testable import BoardArchiveSite
+@testable import BoardArchiveStore
 
 /// Template keys are declared once: a tag reading an undeclared key fails the build at its file and line, and every
 /// context the build makes holds only declared keys.
@@ -88,6 +94,6 @@ struct TemplateKeysTests {
             let undeclared = Self.keys(of: context).subtracting(TemplateKeys.all)
             #expect(undeclared.isEmpty, "\(name): \(undeclared.sorted())")
         }
-        #expect(KeywordPageWriter.rowKeys.isSubset(of: TemplateKeys.all))
+        #expect(TemplateKeys.keywordRow.isSubset(of: TemplateKeys.all))
     }
 }

@@ -1,8 +1,14 @@
+import BoardArchive
 import Foundation
 import Mustache
 import Testing
 
-@testable import BoardArchive
+@testable import BoardArchiveCrawl
+@testable import BoardArchiveModel
+@testable import BoardArchiveRender
+@testable import BoardArchiveSearch
+@testable import BoardArchiveSite
+@testable import BoardArchiveStore
 
 /// Interface strings are folded into the templates when they load: the folded template renders the same bytes as the
 /// engine does with the tags, for every string of both languages.
@@ -50,7 +56,7 @@ import Testing
     func onlyTheCommonContextHoldsStrings() {
         for keys in [
             TemplateKeys.home, TemplateKeys.board, TemplateKeys.post, TemplateKeys.tombstone, TemplateKeys.search, PageContext.rowKeys,
-            KeywordPageWriter.rowKeys, KeywordPageWriter.pageKeys,
+            TemplateKeys.keywordRow, TemplateKeys.keywordPage,
         ] {
             #expect(!keys.contains("s"))
         }

@@ -1,7 +1,13 @@
+import BoardArchive
 import Foundation
 import Testing
 
-@testable import BoardArchive
+@testable import BoardArchiveCrawl
+@testable import BoardArchiveModel
+@testable import BoardArchiveRender
+@testable import BoardArchiveSearch
+@testable import BoardArchiveSite
+@testable import BoardArchiveStore
 
 /// The linear ordering of long runs of combining marks gives exactly Unicode's NFKC (checked against Python's
 /// `unicodedata`), in time linear in the run.

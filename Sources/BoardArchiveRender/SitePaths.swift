@@ -1,0 +1,39 @@
+/// The output URL contract: where every page lives, relative to the site root.
+///
+/// Paths never start with `/` and always name a file, so the site works from `file://`, from any sub-path
+/// of a host and from a zip. Templates receive `root` (the way back to the site root from the current
+/// page) and join it with these paths.
+package enum SitePaths {
+    /// The home page.
+    package static let home = "index.html"
+    /// The search page (built by the search phase).
+    package static let search = "search.html"
+    /// The folder assets are copied into.
+    package static let assets = "assets/"
+    /// The marker file that says BoardArchive made (and may replace) the output folder.
+    package static let marker = ".boardarchive"
+
+    /// `boards/<boardId>/index.html` for the front page (nil), `boards/<boardId>/page-<c+2>.html` for archive page `c`
+    /// (see ``ListingPages``).
+    package static func board(_ boardId: Int, archivePage: Int? = nil) -> String {
+        "boards/\(boardId)/" + ListingPages.fileName(ofArchivePage: archivePage)
+    }
+
+    /// `posts/<postId>.html`.
+    package static func post(_ postId: Int) -> String {
+        "posts/\(postId).html"
+    }
+
+    /// The archive-wide Atom feed.
+    package static let archiveFeed = "feed.xml"
+
+    /// A board's Atom feed, `boards/<boardId>/feed.xml`.
+    package static func boardFeed(_ boardId: Int) -> String {
+        "boards/\(boardId)/feed.xml"
+    }
+
+    /// The relative root of a page at `path`: one `../` per folder it sits in.
+    package static func relativeRoot(of path: String) -> String {
+        String(repeating: "../", count: path.split(separator: "/", omittingEmptySubsequences: true).count - 1)
+    }
+}

@@ -1,0 +1,213 @@
+import BoardArchiveModel
+import Foundation
+
+/// Encodes one block of the search index: its posting shards, and per group of consecutive posts a metadata shard and
+/// contents shards.
+package struct SearchBlockEncoder {
+    package struct EncodedBlock {
+        package var files: [String: Data]
+        /// The group of each metadata and contents file (the posting files belong to the whole block).
+        package var fileGroups: [String: Int] = [:]
+        package var postingBuckets: Int
+        /// The block's gram tokens (not its board tokens), for the block directory.
+        package var tokens: [String]
+    }
+
+    var configuration: SearchIndexConfiguration
+
+    package init(configuration: SearchIndexConfiguration) {
+        self.configuration = configuration
+    }
+
+    /// Encodes `documents` (oldest first; a post's position is its index) as the files of block `blockId`, with
+    /// `entries` as their posting entries when the caller has them (``SearchBlockPatch``), else made from the documents.
+    /// The metadata and contents shards of the groups in `keptGroups` (see ``positions(ofGroup:count:)``) are not made: the caller
+    /// keeps the previous build's, and those documents' text is not read.
+    package func encode(
+        _ documents: [SearchDocument], blockId: String, entries: [(token: String, lists: String)]? = nil, keptGroups: Set<Int> = []
+    ) throws -> EncodedBlock {
+        var files: [String: Data] = [:]
+        var fileGroups: [String: Int] = [:]
+        for group in 0..<groupCount(of: documents.count) where !keptGroups.contains(group) {
+            let positions = positions(ofGroup: group, count: documents.count)
+            let (contentsFiles, contentsSpans) = contentsShards(of: documents, positions: positions, blockId: blockId, group: group)
+            files.merge(contentsFiles) { first, _ in first }
+            let records = zip(positions, contentsSpans).map { metaRecord(documents[$0], contents: $1) }
+            let id = SearchRecordLayout.metaShardId(blockId: blockId, group: group)
+            files["search/\(id).js"] = SearchScript.wrap(shardId: id, payload: .array(records))
+            for path in contentsFiles.keys + ["search/\(id).js"] { fileGroups[path] = group }
+        }
+        let entries = entries ?? postingEntries(of: documents)
+        let total = entries.reduce(0) { $0 + $1.token.utf8.count + $1.lists.utf8.count + 6 }
+        var buckets = 1
+        while buckets < 4_096 && total > buckets * configuration.postingShardTargetBytes { buckets *= 2 }
+        while true {
+            var groups = [[SearchJSON]](repeating: [], count: buckets)
+            for entry in entries {
+                let bucket = SearchTokenizer.bucket(of: entry.token, count: buckets)
+                groups[bucket].append(.string(entry.token))
+                groups[bucket].append(.string(entry.lists))
+            }
+            var postingFiles: [String: Data] = [:]
+            for (bucket, group) in groups.enumerated() where !group.isEmpty {
+                let id = SearchIndexFormat.postingShardId(blockId: blockId, bucket: bucket)
+                postingFiles["search/\(id).js"] = SearchScript.wrap(shardId: id, payload: .array(group))
+            }
+            if buckets >= 65_536 || postingFiles.values.allSatisfy({ $0.count <= configuration.maximumFileBytes }) {
+                files.merge(postingFiles) { first, _ in first }
+                let tokens = entries.map(\.token).filter { !$0.hasPrefix(SearchTokenizer.boardTokenPrefix) }
+                return EncodedBlock(files: files, fileGroups: fileGroups, postingBuckets: buckets, tokens: tokens)
+            }
+            buckets *= 2
+        }
+    }
+
+    /// The posting entries of a block sorted by token (UTF-8 order): the token and its lists `title.contents.writer`
+    /// (trailing empty lists dropped), plus one `#b:<boardId>` entry per board.
+    func postingEntries(of documents: [SearchDocument]) -> [(token: String, lists: String)] {
+        // A gram's lists sit at `slot * 3 + field` of one flat array, found through `slots`: no dictionary value to
+        // copy on write. Positions only grow, so a gram seen again in the same field of the same post is the one its
+        // list ends with: no set of a field's keys is needed to count it once.
+        var slots = GramSlots(capacity: 16_384)
+        var keys: [UInt64] = []
+        var lists: [[Int]] = []
+        var boards: [Int: [Int]] = [:]
+        for (position, document) in documents.enumerated() {
+            boards[document.boardId, default: []].append(position)
+            for field in SearchField.allCases {
+                SearchTokenizer.forEachGramKey(ofNormalized: TextNormalizer.normalize(field.text(of: document))) { key in
+                    let (slot, isNew) = slots.slot(for: key)
+                    if isNew {
+                        keys.append(key)
+                        lists.append(contentsOf: [[], [], []])
+                    }
+                    if lists[slot * 3 + field.rawValue].last != position { lists[slot * 3 + field.rawValue].append(position) }
+                }
+            }
+        }
+        var entries: [(token: String, lists: String)] = keys.indices.map { slot in
+            var encoded = lists[(slot * 3)..<(slot * 3 + 3)].map(PostingCodec.encode)
+            while encoded.last?.isEmpty == true { encoded.removeLast() }
+            return (SearchTokenizer.token(for: keys[slot]), encoded.joined(separator: SearchIndexFormat.listSeparator))
+        }
+        for (boardId, positions) in boards {
+            entries.append((SearchTokenizer.boardToken(boardId), PostingCodec.encode(positions)))
+        }
+        return Bytes.sortedByUTF8(entries, key: \.token)
+    }
+
+    /// The metadata record of a post, in ``SearchRecordLayout/Meta`` order (`created` in Unix seconds, `isReply` 0 or 1,
+    /// `contentsFirst` -1 when the post has no contents).
+    func metaRecord(_ document: SearchDocument, contents: (first: Int, count: Int)) -> SearchJSON {
+        SearchRecordLayout.record { field in
+            switch field {
+            case .postId: .int(document.postId)
+            case .boardId: .int(document.boardId)
+            case .postType: .string(document.postType.rawValue)
+            case .created: .int(Int(document.createdDateTime.timeIntervalSince1970.rounded(.down)))
+            case .views: .int(document.viewCount)
+            case .comments: .int(document.commentsCount)
+            case .attachments: .int(document.attachmentsCount)
+            case .isReply: .int(document.hasParent ? 1 : 0)
+            case .title: .string(document.title)
+            case .writer: .string(document.writer)
+            case .contentsFirst: .int(contents.first)
+            case .contentsCount: .int(contents.count)
+            }
+        }
+    }
+
+    /// The number of groups of a block of `count` posts: runs of ``SearchIndexConfiguration/metaShardSize`` consecutive
+    /// posts, each with its metadata shard and its own contents shards.
+    package func groupCount(of count: Int) -> Int { (count + configuration.metaShardSize - 1) / configuration.metaShardSize }
+
+    /// The positions of group `group` in a block of `count` posts.
+    package func positions(ofGroup group: Int, count: Int) -> Range<Int> {
+        (group * configuration.metaShardSize)..<min(count, (group + 1) * configuration.metaShardSize)
+    }
+
+    /// Packs the raw contents of the posts at `positions` (one group) into shards of about `contentsShardTargetBytes`,
+    /// records `[position, text]`, numbered from 0 in the group, so that a change in one group leaves the other groups'
+    /// files as they were; a contents too large for one file is cut at code-point boundaries into pieces in consecutive
+    /// shards. Returns the files and, per position, the first shard and how many it spans (-1, 0 without contents).
+    func contentsShards(of documents: [SearchDocument], positions: Range<Int>, blockId: String, group: Int) -> (
+        [String: Data], [(first: Int, count: Int)]
+    ) {
+        var files: [String: Data] = [:]
+        var spans = [(first: Int, count: Int)](repeating: (-1, 0), count: positions.count)
+        var current: [SearchJSON] = []
+        var currentBytes = 0
+        var shard = 0
+        func flush() {
+            guard !current.isEmpty else { return }
+            let id = SearchRecordLayout.contentsShardId(blockId: blockId, group: group, shard: shard)
+            files["search/\(id).js"] = SearchScript.wrap(shardId: id, payload: .array(current))
+            current = []
+            currentBytes = 0
+            shard += 1
+        }
+        let pieceLimit = configuration.maximumFileBytes - 256
+        for position in positions where !documents[position].contents.isEmpty {
+            let pieces = Self.pieces(of: documents[position].contents, limit: pieceLimit)
+            for (index, piece) in pieces.enumerated() {
+                let bytes = piece.bytes + 12
+                if !current.isEmpty && (currentBytes + bytes > configuration.contentsShardTargetBytes || index > 0) { flush() }
+                if index == 0 { spans[position - positions.lowerBound] = (shard, pieces.count) }
+                current.append(.array([.int(position), .string(piece.text)]))
+                currentBytes += bytes
+            }
+        }
+        flush()
+        return (files, spans)
+    }
+
+    /// Cuts `text` into pieces whose escaped size in a shard stays within `limit` bytes.
+    static func pieces(of text: String, limit: Int) -> [(text: String, bytes: Int)] {
+        let whole = literalCost(of: text)
+        if whole <= limit { return [(text, whole)] }
+        var pieces: [(text: String, bytes: Int)] = []
+        var current = String.UnicodeScalarView()
+        var bytes = 0
+        for scalar in text.unicodeScalars {
+            let cost = literalCost(of: scalar)
+            if bytes + cost > limit {
+                pieces.append((String(current), bytes))
+                current = String.UnicodeScalarView()
+                bytes = 0
+            }
+            current.append(scalar)
+            bytes += cost
+        }
+        pieces.append((String(current), bytes))
+        return pieces
+    }
+
+    /// The bytes `text` takes inside a JSON string inside a single-quoted JavaScript literal, summed over its UTF-8.
+    static func literalCost(of text: String) -> Int {
+        var text = text
+        return text.withUTF8 { bytes in
+            var cost = 0
+            for (index, byte) in bytes.enumerated() {
+                cost += Int(asciiCosts[Int(byte)])
+                // U+2028 and U+2029 (E2 80 A8 and E2 80 A9) are escaped as \uXXXX: 6 bytes plus 1, not 3.
+                if byte == 0xA8 || byte == 0xA9, index >= 2, bytes[index - 1] == 0x80, bytes[index - 2] == 0xE2 { cost += 4 }
+            }
+            return cost
+        }
+    }
+
+    /// The cost of each byte on its own: ``literalCost(of:)-(Unicode.Scalar)`` for ASCII, 1 for the bytes of longer
+    /// sequences (a table: this runs over every byte of every post's contents).
+    private static let asciiCosts: [UInt8] = (0..<256).map { byte in byte < 0x80 ? UInt8(literalCost(of: Unicode.Scalar(UInt8(byte)))) : 1 }
+
+    /// The bytes one code point takes inside a JSON string inside a single-quoted JavaScript literal.
+    static func literalCost(of scalar: Unicode.Scalar) -> Int {
+        switch scalar.value {
+        case 0x22, 0x0A, 0x0D, 0x09: return 3
+        case 0x5C: return 4
+        case 0x27: return 2
+        case 0x00..<0x20, 0x7F, 0x2028, 0x2029: return 7
+        default: return scalar.utf8.count
+        }
+    }
+}

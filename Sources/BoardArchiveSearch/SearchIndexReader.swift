@@ -1,0 +1,345 @@
+import BoardArchiveModel
+import Foundation
+
+/// Answers queries from the index files exactly as `search.js` does, counting the files a browser would load.
+///
+/// Tests use it to prove the index equals the brute-force oracle; the benchmark uses it to measure the bytes a
+/// first and a later query load. It keeps every file it has loaded, like the search page does between queries.
+public final class SearchIndexReader {
+    /// One block as the manifest lists it.
+    struct Block {
+        var id: String
+        var count: Int
+        var buckets: Int
+    }
+
+    /// A post found by a query: its block, its position there, and whether its contents may hold a query word.
+    public struct Hit: Equatable, Sendable {
+        public var blockId: String
+        public var position: Int
+        var blockIndex: Int
+        var contentsCandidate: Bool
+    }
+
+    /// The answer to one query.
+    public struct Outcome: Sendable {
+        /// The posts found, in listing order, at most `limit` of them.
+        public var hits: [Hit]
+        /// Whether the search stopped at `limit` before looking at every candidate (there may be more hits).
+        public var stoppedEarly: Bool
+        /// Whether the search stopped because it had loaded `byteBudget` bytes; older posts are not searched yet.
+        public var paused: Bool
+        /// The index files this query loaded that earlier queries had not, in load order.
+        public var loadedPaths: [String]
+        /// Their total size in bytes.
+        public var loadedBytes: Int
+    }
+
+    /// The byte budget of one run of a search in the browser (``SearchRecordLayout/byteBudget``).
+    public static let browserByteBudget = SearchRecordLayout.byteBudget
+
+    /// What a step expects each index file it has not loaded yet to weigh (``SearchRecordLayout/fileEstimate``).
+    static let fileEstimate = SearchRecordLayout.fileEstimate
+
+    let blocks: [Block]
+    let metaShardSize: Int
+    let directoryBuckets: Int
+    /// The boards as the manifest lists them: id and name.
+    public let boards: [(id: Int, name: String)]
+    /// The keyword pages as the manifest lists them: normalised keyword, path, count.
+    public let keywords: [(keyword: String, path: String, count: Int)]
+    private let load: (String) -> Data?
+    private var cache: [String: Any] = [:]
+    /// Paths found missing (an empty bucket has no file); like loaded ones, they cost nothing again.
+    private var missing: Set<String> = []
+    private var newlyLoaded: [String] = []
+    private var newlyLoadedBytes = 0
+    private var counting = true
+    private var normalizedTexts: [String: String] = [:]
+    private var decodedLists: [String: [[Int]]] = [:]
+    /// Posting shards as their strings, by path.
+    private var postingEntries: [String: [String]] = [:]
+
+    /// Reads the manifest through `load`, which returns a file's bytes by its path relative to the site root.
+    public init(load: @escaping (String) -> Data?) throws {
+        self.load = load
+        let manifest = try Self.parse(path: SearchIndexBuilder.manifestPath, load: load)
+        guard let object = manifest.json as? [String: Any], let blockList = object["blocks"] as? [[Any]],
+            let metaShardSize = object["m"] as? Int, let directoryBuckets = object["d"] as? Int
+        else { throw SearchIndexError(path: SearchIndexBuilder.manifestPath, reason: .malformedFile(detail: "no blocks")) }
+        blocks = blockList.compactMap { entry in
+            guard entry.count == 3, let id = entry[0] as? String, let count = entry[1] as? Int, let buckets = entry[2] as? Int else { return nil }
+            return Block(id: id, count: count, buckets: buckets)
+        }
+        self.metaShardSize = metaShardSize
+        self.directoryBuckets = directoryBuckets
+        boards = ((object["boards"] as? [[Any]]) ?? []).compactMap { entry in
+            guard entry.count == 2, let id = entry[0] as? Int, let name = entry[1] as? String else { return nil }
+            return (id, name)
+        }
+        keywords = ((object["keywords"] as? [[Any]]) ?? []).compactMap { entry in
+            guard entry.count == 3, let keyword = entry[0] as? String, let path = entry[1] as? String, let count = entry[2] as? Int else {
+                return nil
+            }
+            return (keyword, path, count)
+        }
+        cache[SearchIndexBuilder.manifestPath] = manifest.json
+        newlyLoaded = [SearchIndexBuilder.manifestPath]
+        newlyLoadedBytes = manifest.bytes
+    }
+
+    /// Reads the index from an in-memory file map such as `makeSearchIndex(for:)` returns.
+    public convenience init(files: [String: Data]) throws {
+        try self.init(load: { files[$0] })
+    }
+
+    /// Finds the posts matching every word of `query` in `target` (and on board `boardId`), in listing order.
+    ///
+    /// With a `limit` it stops after that many hits, like the search page asking for one page plus one. Each of
+    /// the first `displayed` hits has what the page shows loaded as soon as it is found (metadata, and contents
+    /// for a snippet), as `search.js` does with all but the last hit it asks for.
+    ///
+    /// With a `byteBudget` it also pauses, as `search.js` does, before a step whose index files not loaded yet,
+    /// at ``fileEstimate`` bytes each, would take it past the budget (the manifest aside): reading the block
+    /// directory, matching a block, verifying and showing a candidate. The first step always goes. A rare or
+    /// absent word then costs the budget, not the whole index.
+    public func search(
+        _ query: String, target: SearchTarget, boardId: Int? = nil, limit: Int? = nil, displayed: Int = 0, byteBudget: Int? = nil
+    ) throws -> Outcome {
+        let plans = SearchQueryPlan.plans(for: query)
+        var hits: [Hit] = []
+        var stoppedEarly = false
+        var paused = false
+        let budgetStart = newlyLoadedBytes
+        /// Whether loading `files` more index files (`fileEstimate` each) would take this run past its budget.
+        func overBudget(files: Int) -> Bool {
+            guard let byteBudget else { return false }
+            let spent = newlyLoadedBytes - budgetStart
+            guard spent > 0, spent + files * Self.fileEstimate > byteBudget else { return false }
+            paused = true
+            return true
+        }
+        let tokens = plans.flatMap(\.tokens)
+        let blockTokens = tokens + (boardId.map { [SearchTokenizer.boardToken($0)] } ?? [])
+        if !plans.isEmpty {
+            // The newest block is searched straight away; when it does not fill the page, the directory names
+            // the blocks that hold every token of every word, and the others are skipped.
+            var allowed: Set<Int>? = nil
+            // Like search.js, stop as soon as `limit` hits are found, before loading anything more.
+            blockLoop: for (blockIndex, block) in blocks.enumerated() {
+                if let limit, hits.count >= limit {
+                    stoppedEarly = true
+                    break
+                }
+                if blockIndex == 1 {
+                    if overBudget(files: unloaded(tokens.map(directoryPath(of:)))) { break }
+                    for plan in plans {
+                        for token in plan.tokens {
+                            let blocks = Set(try directoryBlocks(of: token))
+                            allowed = allowed.map { $0.intersection(blocks) } ?? blocks
+                        }
+                    }
+                }
+                if let allowed, !allowed.contains(SearchIndexBuilder.blockNumber(block.id)) { continue }
+                if overBudget(files: unloaded(blockTokens.map { postingPath(of: $0, blockIndex: blockIndex) })) { break }
+                let matcher = try BlockMatcher(reader: self, block: block, plans: plans, target: target, boardId: boardId)
+                for position in matcher.candidates {
+                    if let limit, hits.count >= limit {
+                        stoppedEarly = true
+                        break blockLoop
+                    }
+                    if overBudget(files: candidateFiles(blockIndex: blockIndex, position: position, matcher: matcher)) { break blockLoop }
+                    guard let contentsCandidate = try matcher.matches(position) else { continue }
+                    let hit = Hit(blockId: block.id, position: position, blockIndex: blockIndex, contentsCandidate: contentsCandidate)
+                    hits.append(hit)
+                    if hits.count <= displayed {
+                        _ = try meta(of: hit)
+                        if contentsCandidate { _ = try contents(blockIndex: blockIndex, position: position) }
+                    }
+                }
+            }
+        }
+        defer {
+            newlyLoaded = []
+            newlyLoadedBytes = 0
+        }
+        return Outcome(hits: hits, stoppedEarly: stoppedEarly, paused: paused, loadedPaths: newlyLoaded, loadedBytes: newlyLoadedBytes)
+    }
+
+    /// The positions (ascending) of the block `blockId` whose posts match every word of `query` in `target`: what
+    /// ``search(_:target:boardId:limit:displayed:byteBudget:)`` finds in that block.
+    package func positions(matching query: String, target: SearchTarget, inBlock blockId: String) throws -> [Int] {
+        let plans = SearchQueryPlan.plans(for: query)
+        guard !plans.isEmpty, let block = blocks.first(where: { $0.id == blockId }) else { return [] }
+        let matcher = try BlockMatcher(reader: self, block: block, plans: plans, target: target, boardId: nil)
+        return try matcher.candidates.filter { try matcher.matches($0) != nil }.sorted()
+    }
+
+    /// The post id of a hit (read without counting the load, for tests).
+    public func postId(of hit: Hit) throws -> Int {
+        counting = false
+        defer { counting = true }
+        guard let postId = try meta(of: hit)[SearchRecordLayout.Meta.postId.rawValue] as? Int else {
+            throw SearchIndexError(path: metaPath(blockIndex: hit.blockIndex, position: hit.position), reason: .malformedFile(detail: "no post id"))
+        }
+        return postId
+    }
+
+    // MARK: - Shards
+
+    /// The metadata record of a post (fields in ``SearchRecordLayout/Meta`` order).
+    func meta(of hit: Hit) throws -> [Any] { try meta(blockIndex: hit.blockIndex, position: hit.position) }
+
+    func meta(blockIndex: Int, position: Int) throws -> [Any] {
+        let path = metaPath(blockIndex: blockIndex, position: position)
+        guard let records = try shard(path) as? [[Any]], position % metaShardSize < records.count else {
+            throw SearchIndexError(path: path, reason: .malformedFile(detail: "no record for position \(position)"))
+        }
+        return records[position % metaShardSize]
+    }
+
+    func metaPath(blockIndex: Int, position: Int) -> String {
+        "search/" + SearchRecordLayout.metaShardId(blockId: blocks[blockIndex].id, group: position / metaShardSize) + ".js"
+    }
+
+    /// The raw contents of a post, joined from its pieces.
+    func contents(blockIndex: Int, position: Int) throws -> String {
+        var text = ""
+        for path in contentsPaths(blockIndex: blockIndex, position: position, record: try meta(blockIndex: blockIndex, position: position)) {
+            guard let records = try shard(path) as? [[Any]] else { throw SearchIndexError(path: path, reason: .malformedFile(detail: "not a list")) }
+            for entry in records where entry.count == 2 && (entry[0] as? Int) == position {
+                text += (entry[1] as? String) ?? ""
+            }
+        }
+        return text
+    }
+
+    /// The normalised text of a field of a post, loading its metadata or contents shard.
+    func normalizedText(of field: SearchField, blockIndex: Int, position: Int) throws -> String {
+        let key = "\(blockIndex)/\(position)/\(field.rawValue)"
+        if let cached = normalizedTexts[key] { return cached }
+        let text: String
+        switch field {
+        case .title: text = (try meta(blockIndex: blockIndex, position: position)[SearchRecordLayout.Meta.title.rawValue] as? String) ?? ""
+        case .writer: text = (try meta(blockIndex: blockIndex, position: position)[SearchRecordLayout.Meta.writer.rawValue] as? String) ?? ""
+        case .contents: text = try contents(blockIndex: blockIndex, position: position)
+        }
+        let normalized = TextNormalizer.normalize(text)
+        normalizedTexts[key] = normalized
+        return normalized
+    }
+
+    /// The posting lists of `token` in a block (`[title, contents, writer]`), loading its bucket shard.
+    func postingLists(of token: String, blockIndex: Int) throws -> [[Int]] {
+        let path = postingPath(of: token, blockIndex: blockIndex)
+        if let cached = decodedLists[path + "\u{0}" + token] { return cached }
+        let entries: [String]
+        if let typed = postingEntries[path] {
+            entries = typed
+        } else {
+            let json: Any
+            if let cached = cache[path] {
+                json = cached
+            } else {
+                // An empty bucket has no file; the bytes read to find out are the ones parsed.
+                guard !missing.contains(path), let data = load(path) else {
+                    missing.insert(path)
+                    return PostingCodec.noLists
+                }
+                json = try shard(path, data: data)
+            }
+            guard let typed = json as? [String] else {
+                throw SearchIndexError(path: path, reason: .malformedFile(detail: "not a list"))
+            }
+            // Cast once per shard: a cast of the parsed array per token was half of matching the keywords.
+            postingEntries[path] = typed
+            entries = typed
+        }
+        var index = 0
+        while index + 1 < entries.count {
+            if entries[index] == token {
+                let lists = PostingCodec.decodeLists(entries[index + 1])
+                decodedLists[path + "\u{0}" + token] = lists
+                return lists
+            }
+            index += 2
+        }
+        return PostingCodec.noLists
+    }
+
+    /// The index files not loaded yet that verifying and showing a candidate reads: its metadata shard and, when a
+    /// word may be in its contents, its contents shards (one assumed while the metadata is not loaded).
+    func candidateFiles(blockIndex: Int, position: Int, matcher: BlockMatcher) -> Int {
+        let metaFile = metaPath(blockIndex: blockIndex, position: position)
+        let files = unloaded([metaFile])
+        guard matcher.candidateSets.contains(where: { $0[SearchField.contents.rawValue].contains(position) }) else { return files }
+        if files > 0 { return files + 1 }
+        guard let records = cache[metaFile] as? [[Any]], position % metaShardSize < records.count else { return 0 }
+        return unloaded(contentsPaths(blockIndex: blockIndex, position: position, record: records[position % metaShardSize]))
+    }
+
+    /// The contents shards a metadata record names (none when the post has no contents).
+    func contentsPaths(blockIndex: Int, position: Int, record: [Any]) -> [String] {
+        typealias Meta = SearchRecordLayout.Meta
+        guard record.count == Meta.allCases.count, let first = record[Meta.contentsFirst.rawValue] as? Int,
+            let count = record[Meta.contentsCount.rawValue] as? Int, first >= 0
+        else { return [] }
+        return (first..<(first + max(count, 0))).map {
+            "search/" + SearchRecordLayout.contentsShardId(blockId: blocks[blockIndex].id, group: position / metaShardSize, shard: $0) + ".js"
+        }
+    }
+
+    /// How many of `paths` are neither loaded nor known to be missing.
+    func unloaded(_ paths: [String]) -> Int {
+        Set(paths).filter { cache[$0] == nil && !missing.contains($0) }.count
+    }
+
+    /// The posting shard of `token` in a block.
+    func postingPath(of token: String, blockIndex: Int) -> String {
+        let block = blocks[blockIndex]
+        return "search/\(SearchIndexFormat.postingShardId(blockId: block.id, bucket: SearchTokenizer.bucket(of: token, count: block.buckets))).js"
+    }
+
+    /// The block-directory shard of `token`.
+    func directoryPath(of token: String) -> String {
+        "search/d\(SearchTokenizer.bucket(of: token, count: directoryBuckets)).js"
+    }
+
+    /// The stable numbers of the blocks that hold `token`, from the block directory.
+    func directoryBlocks(of token: String) throws -> [Int] {
+        let path = directoryPath(of: token)
+        if cache[path] == nil, load(path) == nil {
+            missing.insert(path)
+            return []
+        }
+        guard let entries = try shard(path) as? [String] else { throw SearchIndexError(path: path, reason: .malformedFile(detail: "not a list")) }
+        var index = 0
+        while index + 1 < entries.count {
+            if entries[index] == token { return PostingCodec.decode(entries[index + 1]) }
+            index += 2
+        }
+        return []
+    }
+
+    private func shard(_ path: String, data: Data? = nil) throws -> Any {
+        if let cached = cache[path] { return cached }
+        let parsed = try data.map { data in try Self.parse(path: path) { _ in data } } ?? Self.parse(path: path, load: load)
+        cache[path] = parsed.json
+        if counting {
+            newlyLoaded.append(path)
+            newlyLoadedBytes += parsed.bytes
+        }
+        return parsed.json
+    }
+
+    /// The JSON of index file `path` as `load` gives its bytes, and its size; throws when it is missing or not a loader
+    /// script of the size it declares.
+    package static func parse(path: String, load: (String) -> Data?) throws -> (json: Any, bytes: Int) {
+        guard let data = load(path) else { throw SearchIndexError(path: path, reason: .missingFile) }
+        guard let (_, json, declared) = SearchScript.unwrap(data), declared == data.count else {
+            throw SearchIndexError(path: path, reason: .malformedFile(detail: "not a loader script"))
+        }
+        guard let value = SearchJSON.parse(json) else { throw SearchIndexError(path: path, reason: .malformedFile(detail: "invalid JSON")) }
+        return (value, data.count)
+    }
+}

@@ -1,0 +1,91 @@
+import BoardArchiveModel
+
+/// One normalised query word and the tokens that find its candidates.
+struct SearchQueryPlan: Equatable {
+    /// The normalised word.
+    var word: String
+    /// The tokens whose posting lists are intersected (unigram or bigrams).
+    var tokens: [String]
+    /// Whether the posting lists answer the word exactly, so no text needs to be checked.
+    var exact: Bool
+
+    /// The plans of a raw query: one per distinct normalised word, in query order.
+    static func plans(for query: String) -> [SearchQueryPlan] {
+        TextNormalizer.normalizedQueryWords(query).map { word in
+            SearchQueryPlan(
+                word: word, tokens: SearchTokenizer.gramKeys(ofWord: word).map(SearchTokenizer.token(for:)),
+                exact: SearchTokenizer.isExact(normalizedWord: word))
+        }
+    }
+}
+
+extension SearchIndexReader {
+    /// Matches the query against one block: candidates from the posting lists, then verification in the text.
+    struct BlockMatcher {
+        let reader: SearchIndexReader
+        let blockIndex: Int
+        let plans: [SearchQueryPlan]
+        let fields: [SearchField]
+        /// Per word, per field (`SearchField.rawValue`), the candidate positions.
+        let candidateSets: [[Set<Int>]]
+        /// The positions that may match every word, newest first.
+        let candidates: [Int]
+
+        init(reader: SearchIndexReader, block: Block, plans: [SearchQueryPlan], target: SearchTarget, boardId: Int?) throws {
+            self.reader = reader
+            self.plans = plans
+            fields = target.fields
+            guard let blockIndex = reader.blocks.firstIndex(where: { $0.id == block.id }) else {
+                preconditionFailure("block \(block.id) is not in the manifest")
+            }
+            self.blockIndex = blockIndex
+            var boardPositions: Set<Int>? = nil
+            if let boardId {
+                boardPositions = Set(try reader.postingLists(of: SearchTokenizer.boardToken(boardId), blockIndex: blockIndex)[0])
+            }
+            var sets: [[Set<Int>]] = []
+            var combined: Set<Int>? = boardPositions
+            for plan in plans {
+                var perField = [Set<Int>](repeating: [], count: 3)
+                let lists = try plan.tokens.map { try reader.postingLists(of: $0, blockIndex: blockIndex) }
+                for field in fields {
+                    var set: Set<Int>? = nil
+                    for list in lists {
+                        set = set.map { $0.intersection(list[field.rawValue]) } ?? Set(list[field.rawValue])
+                        if set?.isEmpty == true { break }
+                    }
+                    perField[field.rawValue] = set ?? []
+                }
+                sets.append(perField)
+                let union = fields.reduce(into: Set<Int>()) { $0.formUnion(perField[$1.rawValue]) }
+                combined = combined.map { $0.intersection(union) } ?? union
+            }
+            candidateSets = sets
+            candidates = (combined ?? []).sorted(by: >)
+        }
+
+        /// Whether the post at `position` matches every word: `nil` when not, else whether its contents may hold a word.
+        func matches(_ position: Int) throws -> Bool? {
+            var contentsCandidate = false
+            for (index, plan) in plans.enumerated() {
+                var matched = false
+                for field in fields where candidateSets[index][field.rawValue].contains(position) {
+                    if field == .contents { contentsCandidate = true }
+                    if try plan.exact
+                        || TextNormalizer.scalarsContain(reader.normalizedText(of: field, blockIndex: blockIndex, position: position), plan.word)
+                    {
+                        matched = true
+                        break
+                    }
+                }
+                if !matched { return nil }
+            }
+            if !contentsCandidate {
+                contentsCandidate = plans.indices.contains {
+                    fields.contains(.contents) && candidateSets[$0][SearchField.contents.rawValue].contains(position)
+                }
+            }
+            return contentsCandidate
+        }
+    }
+}

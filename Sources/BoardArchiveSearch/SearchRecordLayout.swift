@@ -1,0 +1,51 @@
+/// The layout of the search index's records and the byte budget of one run of a search, declared once.
+///
+/// ``SearchBlockEncoder`` writes the records in this order, ``SearchIndexReader`` reads them by it, and the index
+/// manifest hands it to `search.js` as its `layout` object, so the browser engine has no numbers of its own:
+///
+/// ```json
+/// "layout": {"meta": {"postId": 0, …, "contentsCount": 11}, "postings": {"title": 0, "contents": 1, "writer": 2},
+///            "budget": 112000, "fileEstimate": 6000}
+/// ```
+package enum SearchRecordLayout {
+    /// The fields of a post's metadata record, in the record's order.
+    package enum Meta: Int, CaseIterable, Sendable {
+        case postId, boardId, postType, created, views, comments, attachments, isReply, title, writer
+        /// The first contents shard of the post, numbered in its group (-1 when it has no contents), and how many shards its
+        /// contents span.
+        case contentsFirst, contentsCount
+    }
+
+    /// The id of the metadata shard of a block's group of posts (positions `group * m ..< (group + 1) * m`).
+    package static func metaShardId(blockId: String, group: Int) -> String { SearchIndexFormat.metaShardId(blockId: blockId, group: group) }
+
+    /// The id of a contents shard (``SearchIndexFormat/contentsShardId(blockId:group:shard:)``).
+    package static func contentsShardId(blockId: String, group: Int, shard: Int) -> String {
+        SearchIndexFormat.contentsShardId(blockId: blockId, group: group, shard: shard)
+    }
+
+    /// The byte budget of one run of a search in the browser.
+    ///
+    /// With the manifest and the rows of the first page, a first query stays under 150 kB on 100,000 posts
+    /// (measured in `Benchmarks/search/RESULTS.md`).
+    static let byteBudget = 112_000
+
+    /// What a step expects each index file it has not loaded yet to weigh: the builder's posting-shard target
+    /// (posting and directory shards average under it; the largest file of the benchmark archives is 8 kB).
+    static let fileEstimate = 6_000
+
+    /// A metadata record: `value` of every field, in order (a `switch` over ``Meta`` in the caller names each one).
+    static func record(_ value: (Meta) -> SearchJSON) -> SearchJSON {
+        .array(Meta.allCases.map(value))
+    }
+
+    /// The manifest's `layout` object.
+    static var manifestObject: SearchJSON {
+        .object([
+            ("meta", .object(Meta.allCases.map { ("\($0)", .int($0.rawValue)) })),
+            ("postings", .object(SearchField.allCases.map { ("\($0)", .int($0.rawValue)) })),
+            ("budget", .int(byteBudget)),
+            ("fileEstimate", .int(fileEstimate)),
+        ])
+    }
+}

@@ -1,0 +1,85 @@
+import BoardArchiveModel
+import BoardArchiveRender
+import BoardArchiveStore
+import Foundation
+import Logging
+
+/// What every step of one build shares (as Publish's steps share one context): the build's collaborators, made once by
+/// ``SiteBuilder/build()``, and what each step learns for the steps after it.
+///
+/// Steps run one after another; a step may work on every core inside, reading the collaborators, which are not
+/// changed after the context is made. Only the steps write the learned values, each before the next step starts.
+final class BuildContext: @unchecked Sendable {
+    let configuration: BuildConfiguration
+    let logger: Logger
+    /// Counts boards, posts and files for the caller's display.
+    let progress: ProgressMeter
+    /// The one snapshot of the store the whole build reads; it hands the steps cursors over keys and rows.
+    let store: any ArchiveSnapshot
+    let renderer: TemplateRenderer
+    let pages: PageContext
+    /// The one writer of the build's files, with the previous build's manifest.
+    let output: SiteOutput
+    /// Swaps the staged files and state into place (the last step).
+    let publisher: SitePublisher
+    /// The digest of the inputs every file shares (``SiteBuilder/baseDigest(renderer:configuration:)``).
+    let base: BuildDigest
+    /// The previous site, if any.
+    let previous: URL?
+
+    /// The boards of the store (step `store checks`).
+    var boards: [Board] = []
+    /// Every post's id, board, content hash and redaction, as one digest (step `store checks`).
+    var postsDigest = BuildDigest()
+    /// Whether the board, post and home pages and the feeds are what the previous build made (step `store checks`).
+    var pagesUnchanged = false
+    /// Every board's summary (step `board and post pages`).
+    var summaries: [BoardSummary] = []
+    /// What the search step did.
+    var search = SearchPhase.Report()
+    /// How many posts a takedown removed (read before publishing: once the site is swapped in, a failing store must
+    /// not fail the build).
+    var redacted = 0
+    /// The build's report (step `publish`).
+    var report = BuildReport()
+
+    var strings: SiteStrings { pages.strings }
+    var clock: ArchiveClock { pages.clock }
+
+    init(
+        configuration: BuildConfiguration, logger: Logger, progress: ProgressMeter, store: any ArchiveSnapshot, renderer: TemplateRenderer,
+        pages: PageContext, output: SiteOutput, publisher: SitePublisher, base: BuildDigest, previous: URL?
+    ) {
+        self.configuration = configuration
+        self.logger = logger
+        self.progress = progress
+        self.store = store
+        self.renderer = renderer
+        self.pages = pages
+        self.output = output
+        self.publisher = publisher
+        self.base = base
+        self.previous = previous
+    }
+
+    /// Runs `step`, logs its seconds (`--log-level debug`) and reports any failure as a ``BuildError`` of the step's
+    /// phase (one that already is a ``BuildError`` keeps its own): the one place a step's errors are wrapped.
+    func run(_ step: BuildStep) throws {
+        let started = Date()
+        do {
+            try step.body(self)
+        } catch {
+            throw BuildError(phase: step.phase, underlying: error)
+        }
+        logger.debug("Step done", metadata: ["step": "\(step.name)", "seconds": "\(String(format: "%.2f", Date().timeIntervalSince(started)))"])
+    }
+}
+
+/// One named step of a build over its ``BuildContext``.
+struct BuildStep: Sendable {
+    /// The name the debug log gives its seconds under.
+    let name: String
+    /// The phase a failure of the step is reported in.
+    let phase: BuildError.Phase
+    let body: @Sendable (BuildContext) throws -> Void
+}

@@ -1,0 +1,244 @@
+import BoardArchiveModel
+import BoardArchiveRender
+import BoardArchiveStore
+import Foundation
+
+/// A post as a row shows it: the post, and whether it is from today (the new badge and `HH:mm` instead of `yy-MM-dd`).
+struct RowInput: Codable, Equatable {
+    var postId: Int
+    var contentHash: String
+    var isToday: Bool
+
+    init(postId: Int, contentHash: String, isToday: Bool) {
+        self.postId = postId
+        self.contentHash = contentHash
+        self.isToday = isToday
+    }
+
+    init(_ key: ListingKey, clock: ArchiveClock) {
+        self.init(postId: key.postId, contentHash: key.contentHash, isToday: clock.isToday(key.created))
+    }
+}
+
+/// A link to another post: its id and content hash (which covers the title the link shows).
+struct LinkInput: Codable, Equatable {
+    var postId: Int
+    var contentHash: String
+
+    init(postId: Int, contentHash: String) {
+        self.postId = postId
+        self.contentHash = contentHash
+    }
+
+    init?(_ key: ListingKey?) {
+        guard let key else { return nil }
+        self.init(postId: key.postId, contentHash: key.contentHash)
+    }
+}
+
+/// A board's listing page (front or archive page).
+struct ListingPageInput: PageInput, Equatable {
+    static let kind = "board"
+    var boardId: Int
+    var boardName: String
+    var pager: PagerInput
+    var rows: [RowInput]
+}
+
+/// A post's page: the post, its board, the listing page that holds it, its neighbours, parent and replies.
+struct PostPageInput: PageInput, Equatable {
+    static let kind = "post"
+    var post: RowInput
+    var boardId: Int
+    var boardName: String
+    var backPage: Int?
+    var previous: LinkInput?
+    var next: LinkInput?
+    var parent: LinkInput?
+    var parentMissing: Bool
+    var parentRemoved: Bool
+    var replies: [RowInput]
+}
+
+/// The tombstone at the address of a post a takedown removed: the post's id, its board, the page that listed it and the
+/// day it was removed.
+struct TombstoneInput: PageInput, Equatable {
+    static let kind = "tombstone"
+    var postId: Int
+    var boardId: Int
+    var boardName: String
+    var backPage: Int?
+    var removedDay: String
+}
+
+/// A row of a keyword page: the post, or its place when a takedown removed it (``removed``), with its board's name and
+/// whether it is from today.
+struct KeywordRowInput: Codable, Equatable {
+    var postId: Int
+    var removed: Bool
+    var contentHash: UInt64? = nil
+    var boardName: String? = nil
+    var isToday: Bool? = nil
+}
+
+/// A keyword's result page (front or archive page).
+struct KeywordPageInput: PageInput, Equatable {
+    static let kind = "keyword"
+    var keyword: String
+    var pager: PagerInput
+    var rows: [KeywordRowInput]
+}
+
+/// The home page: every board's entry.
+struct HomePageInput: PageInput, Equatable {
+    static let kind = "home"
+    var boards: [HomeBoardInput]
+}
+
+/// A board's entry on the home page: its name, how many posts it shows, whether one is from today, and its newest post's
+/// time (Unix seconds) and whether that is today.
+struct HomeBoardInput: Codable, Equatable {
+    var boardId: Int
+    var boardName: String
+    var postCount: Int
+    var hasPostFromToday: Bool
+    var newestPostSeconds: Int?
+    var newestIsToday: Bool
+}
+
+/// A board's name, as a feed or a listing names it.
+struct BoardNameInput: Codable, Equatable {
+    var boardId: Int
+    var name: String
+}
+
+/// An Atom feed (a board's or the archive's): where the site is published, the boards it names and its posts.
+struct FeedInput: PageInput, Equatable {
+    static let kind = "feed"
+    /// `board-feed` or `archive-feed`.
+    var scope: String
+    var baseURL: String?
+    var boards: [BoardNameInput]
+    var posts: [LinkInput]
+}
+
+/// A sitemap file: the pages it lists, or (the index) the sitemap files it names.
+struct SitemapInput: PageInput, Equatable {
+    static let kind = "sitemap"
+    var isIndex: Bool
+    var baseURL: String
+    var entries: [String]
+}
+
+/// The build's record that the board, post and home pages and the feeds are what it made (`cache/pages.txt`): the
+/// calendar day (new badges and `HH:mm` labels), the base URL (feeds) and the digest of every post as the store holds it.
+struct PagesStateInput: PageInput, Equatable {
+    static let kind = "pages"
+    var day: Int
+    var baseURL: String?
+    var posts: String
+}
+
+/// What every file of a build shares: the page engine's version, the templates, the language, the time zone and its
+/// offset, whether pages ask not to be indexed, and whose names writers go by (the pseudonym key's fingerprint).
+struct BuildBaseInput: PageInput, Equatable {
+    static let kind = "build"
+    var engineVersion: String
+    var templates: String
+    var language: String
+    var timeZone: String
+    var offsetMinutes: Int
+    var noindex: Bool
+    var writers: String
+}
+
+/// What every file of the search index shares besides the build's base: the index's layout version and its sizes.
+struct SearchSettingsInput: PageInput, Equatable {
+    static let kind = "search"
+    var indexFormat: String
+    var blockSize: Int
+    var postingShardTargetBytes: Int
+    var metaShardSize: Int
+    var contentsShardTargetBytes: Int
+    var directoryShardTargetBytes: Int
+    var maximumFileBytes: Int
+}
+
+/// The list of search blocks (`cache/search-blocks.txt`): made from every post as the store holds it.
+struct SearchBlocksInput: PageInput, Equatable {
+    static let kind = "search-blocks"
+    var posts: String
+}
+
+/// A search block as later steps see it: its id and digest.
+struct BlockDigestInput: Codable, Equatable {
+    var id: String
+    var digest: String
+}
+
+/// The block directory (`search/d*.js` and `cache/search-directory.txt`): every block.
+struct SearchDirectoryInput: PageInput, Equatable {
+    static let kind = "search-directory"
+    var blocks: [BlockDigestInput]
+}
+
+/// The keywords chosen (`cache/search-keywords.txt`): the settings that choose them and every block.
+struct KeywordSelectionInput: PageInput, Equatable {
+    static let kind = "keyword-selection"
+    var topKeywords: Int
+    var ceiling: Int?
+    var keywords: [String]
+    var blocks: [BlockDigestInput]
+}
+
+/// A block's record with its keyword matches (`cache/search/<block>.txt`), after the block's own digest: the keywords'
+/// slugs.
+struct KeywordMatchesInput: PageInput, Equatable {
+    static let kind = "keyword-matches"
+    var slugs: [String]
+}
+
+/// A file of the search index, after the digest of what it is made from (its block's or its group's): its path.
+struct IndexFileInput: PageInput, Equatable {
+    static let kind = "index-file"
+    var path: String
+}
+
+/// A search block (`cache/search/<block>.terms` and, through its files' digests, its index files), after the search
+/// settings: its id and, column by column (lists of plain values encode about twenty times faster than a list of rows),
+/// its posts' ids, content hashes and board names.
+struct SearchBlockInput: PageInput, Equatable {
+    static let kind = "search-block"
+    var id: String
+    var postIds: [Int]
+    var contentHashes: [String]
+    var boardNames: [String]
+}
+
+/// The boards of the archive, the first link of the chain of ``PostStatesInput`` that digests every post as the store
+/// holds it (the pages' state and the search block list are made from that digest).
+struct ArchiveBoardsInput: PageInput, Equatable {
+    static let kind = "archive-boards"
+    var boards: [BoardNameInput]
+}
+
+/// Up to ``chunk`` posts of the archive in id order, after the digest of the posts before them: ids, boards, content
+/// hashes and redactions, column by column. The last link has fewer (possibly none), which ends the chain.
+struct PostStatesInput: PageInput, Equatable {
+    static let kind = "post-states"
+    /// Posts per link: the stream is digested a link at a time, so the whole archive is never held.
+    static let chunk = 4_096
+    var postIds: [Int] = []
+    var boardIds: [Int] = []
+    var contentHashes: [String] = []
+    var redactionModes: [String] = []
+    var redactedAt: [Int?] = []
+
+    mutating func append(_ state: PostState) {
+        postIds.append(state.postId)
+        boardIds.append(state.boardId)
+        contentHashes.append(state.contentHash)
+        redactionModes.append(state.redactionMode)
+        redactedAt.append(state.redactedAtMilliseconds)
+    }
+}

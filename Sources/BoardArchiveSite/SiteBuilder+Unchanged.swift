@@ -1,0 +1,64 @@
+import BoardArchiveModel
+import BoardArchiveRender
+import BoardArchiveStore
+import Foundation
+
+extension SiteBuilder {
+    /// The build's record of what the board, post and home pages and the feeds were made from, as a whole.
+    static let pagesStatePath = BuildState.cache + "pages.txt"
+
+    /// The digest of the archive's content as the store holds it: every board (id and name) and every post's id,
+    /// board, content hash and redaction. One read of the post table, shared by the pages and the search index.
+    static func postsDigest(boards: [Board], store: any ArchiveSnapshot) throws -> BuildDigest {
+        var digest = ArchiveBoardsInput(boards: boards.map { BoardNameInput(boardId: $0.boardId, name: $0.displayName) })
+            .digest(base: BuildDigest())
+        do {
+            let states = store.postStates()
+            var link = PostStatesInput()
+            while let state = try states.next() {
+                link.append(state)
+                if link.postIds.count == PostStatesInput.chunk {
+                    digest = link.digest(base: digest)
+                    link = PostStatesInput()
+                }
+            }
+            // The last link, short or empty, ends the chain: a chain of full links and its extension differ.
+            digest = link.digest(base: digest)
+        } catch { throw BuildError(phase: .store, underlying: error) }
+        return digest
+    }
+
+    /// The digest of everything the board, post and home pages and the feeds are made from: the shared inputs, the
+    /// calendar day (new badges and `HH:mm` labels), the base URL (feeds) and ``postsDigest(boards:store:)``.
+    static func pagesDigest(posts: BuildDigest, base: BuildDigest, baseURL: URL?, clock: ArchiveClock) -> BuildDigest {
+        PagesStateInput(day: clock.localTime(of: clock.now).dayNumber, baseURL: baseURL?.absoluteString, posts: posts.description).digest(base: base)
+    }
+
+    /// When nothing the pages are made from changed since the previous build, keeps every board, post and home page
+    /// and every feed as the previous build made them, without reading a listing; returns whether it did.
+    ///
+    /// This is the rebuild with nothing changed (and the rebuild after a crawl that found nothing new): its cost is one
+    /// read of the posts' ids and hashes instead of a stream of every board's listing. Otherwise the board phase
+    /// decides page by page, as usual.
+    static func keepPagesIfUnchanged(posts: BuildDigest, base: BuildDigest, output: SiteOutput, baseURL: URL?, clock: ArchiveClock) throws -> Bool {
+        let digest = pagesDigest(posts: posts, base: base, baseURL: baseURL, clock: clock)
+        let unchanged = output.previousDigest(of: Self.pagesStatePath) == digest
+        if unchanged {
+            for (path, previous) in output.previousManifest.digests where Self.isPage(path) {
+                _ = try output.needsRendering(path, digest: previous)
+            }
+        }
+        if try output.needsRendering(Self.pagesStatePath, digest: digest) {
+            try output.write(digest.description + "\n", to: Self.pagesStatePath)
+        }
+        return unchanged
+    }
+
+    /// Whether the board phase, the home page or the feeds phase makes `path`.
+    static func isPage(_ path: String) -> Bool {
+        switch SiteOutput.kind(of: path) {
+        case .home, .board, .post, .feed: true
+        default: false
+        }
+    }
+}

@@ -1,0 +1,305 @@
+import BoardArchiveModel
+import BoardArchiveRender
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Collects one build's files: which paths the build produces, from what (their digests), and the bytes of
+/// those that changed, written into the staging folder.
+///
+/// Every phase first declares a file with ``needsRendering(_:digest:)``. When the previous build's manifest
+/// has the same digest for the path, the file is kept as it is (not rendered, not read, not written) and the
+/// call returns false. Otherwise the phase renders it and calls ``write(_:to:)``: bytes equal to the previous
+/// file's are kept too (same file, same modification time); only different bytes go to the staging folder.
+/// ``SitePublisher`` then moves the staged files into place and removes the files no longer produced.
+/// Safe to call from many tasks at once.
+final class SiteOutput: @unchecked Sendable {
+    /// The staging folder being filled.
+    let stagingDirectory: URL
+    /// The previous site, if any, whose unchanged files are kept.
+    let previousDirectory: URL?
+    /// The previous build's state folder (``BuildState``), read only when there is a previous site.
+    let previousStateDirectory: URL?
+    /// What the previous site's files were made from; empty when it had no manifest (everything is rendered).
+    let previousManifest: SiteManifest
+    /// ``stagingDirectory``'s and ``previousDirectory``'s paths with a trailing `/`: a file's path is one of them plus its
+    /// relative path (Foundation's `URL.appendingPathComponent` was 5 % of the board and post pages step).
+    private let stagingPrefix: String
+    private let previousPrefix: String?
+    private let previousStatePrefix: String
+    /// Whether the previous state describes the previous site (else none of its files is read).
+    private let previousStateUsable: Bool
+    /// Whether the staging folder must end up a complete site (no previous site to keep files from).
+    var isComplete: Bool { previousDirectory == nil }
+
+    private let lock = NSLock()
+    private var produced: [String: BuildDigest] = [:]
+    private var staged: [String] = []
+    private var settled: Set<String> = []
+    private var createdDirectories: Set<String> = [""]
+    private var report = BuildReport()
+    /// Declared paths the previous manifest holds, and how many of those with the same digest.
+    private var previousPathsDeclared = 0
+    private var previousDigestsMatched = 0
+    /// Declared paths the previous manifest holds with another digest, and their new digests.
+    private var previousDigestsChanged: [(path: String, digest: BuildDigest)] = []
+    /// The caller's progress display, told of every file rendered and written.
+    private let progress: ProgressMeter
+
+    /// Creates a writer into `stagingDirectory` (which must exist) keeping files of `previousDirectory` and of its state
+    /// folder `previousStateDirectory` (default: ``BuildState/defaultDirectory(for:)``).
+    init(
+        stagingDirectory: URL, previousDirectory: URL?, previousStateDirectory: URL? = nil, previousStateUsable: Bool = true,
+        previousManifest: SiteManifest? = nil, progress: ProgressMeter = ProgressMeter()
+    ) {
+        self.previousStateUsable = previousStateUsable
+        self.progress = progress
+        self.stagingDirectory = stagingDirectory
+        self.previousDirectory = previousDirectory
+        self.previousStateDirectory = previousDirectory.map { previousStateDirectory ?? BuildState.defaultDirectory(for: $0) }
+        self.previousManifest = previousDirectory == nil ? SiteManifest() : (previousManifest ?? SiteManifest())
+        stagingPrefix = stagingDirectory.path + "/"
+        previousPrefix = previousDirectory.map { $0.path + "/" }
+        previousStatePrefix = (self.previousStateDirectory?.path ?? "") + "/"
+        // A rebuild declares about as many files as the previous build made: growing the table step by step rehashed
+        // every path several times.
+        produced.reserveCapacity(self.previousManifest.digests.count)
+    }
+
+    /// Declares that this build produces `relativePath` from inputs whose digest is `digest`; returns whether
+    /// the file must be rendered and written (false: the previous build made it from the same inputs).
+    ///
+    /// - Throws: ``BuildError`` with ``BuildError/Reason/invalidOutputPath(_:)`` for an absolute path, a `..`
+    ///   component, or a path declared twice in one build.
+    func needsRendering(_ relativePath: String, digest: BuildDigest) throws -> Bool {
+        try Self.checkPath(relativePath, in: stagingDirectory)
+        let kind = Self.kind(of: relativePath)
+        return try lock.withLock {
+            report.files[kind, default: 0] += 1
+            return try declare(relativePath, digest: digest)
+        }
+    }
+
+    /// ``needsRendering(_:digest:)`` for many files of one kind at once, under one lock: a board's batch declares a few
+    /// hundred pages, and taking the lock page by page from every core was a quarter of a rebuild's board step.
+    func needsRendering(_ files: [(path: String, digest: BuildDigest)], kind: BuildReport.FileKind) throws -> [Bool] {
+        for file in files { try Self.checkPath(file.path, in: stagingDirectory) }
+        return try lock.withLock {
+            report.files[kind, default: 0] += files.count
+            var result: [Bool] = []
+            result.reserveCapacity(files.count)
+            for file in files { result.append(try declare(file.path, digest: file.digest)) }
+            return result
+        }
+    }
+
+    /// Records `relativePath` with `digest`; returns whether it must be rendered. The caller holds ``lock`` and counts the
+    /// file's kind.
+    private func declare(_ relativePath: String, digest: BuildDigest) throws -> Bool {
+        guard produced.updateValue(digest, forKey: relativePath) == nil else {
+            throw BuildError(phase: .publish, reason: .invalidOutputPath(relativePath), location: stagingDirectory.path)
+        }
+        if previousDirectory != nil, let old = previousManifest.digests[relativePath] {
+            previousPathsDeclared += 1
+            if old == digest {
+                previousDigestsMatched += 1
+                return false
+            }
+            previousDigestsChanged.append((relativePath, digest))
+        }
+        report.rendered += 1
+        progress.update { $0.filesRendered += 1 }
+        return true
+    }
+
+    /// Declares `relativePath` as kept from the previous build with the digest it had there; false (and nothing
+    /// declared) when the previous build did not make it.
+    func keepPrevious(_ relativePath: String) throws -> Bool {
+        guard previousDirectory != nil, let digest = previousManifest.digests[relativePath] else { return false }
+        return try !needsRendering(relativePath, digest: digest)
+    }
+
+    /// Whether the previous build made `relativePath` from inputs with digest `digest`.
+    func previousDigest(of relativePath: String) -> BuildDigest? {
+        previousDirectory == nil ? nil : previousManifest.digests[relativePath]
+    }
+
+    /// The bytes of a file of the previous site or of its state, or nil.
+    func previousContents(of relativePath: String) -> Data? {
+        previousLocation(of: relativePath).flatMap { FileManager.default.contents(atPath: $0) }
+    }
+
+    /// Where the previous build left `relativePath` (a site or a state file), or nil without a previous site.
+    private func previousLocation(of relativePath: String) -> String? {
+        if !previousStateUsable, BuildState.isState(relativePath) { return nil }
+        return previousPrefix.map { BuildState.location(of: relativePath, site: $0, state: previousStatePrefix) }
+    }
+
+    /// The bytes of a file of this build: staged, else kept from the previous site.
+    func currentContents(of relativePath: String) -> Data? {
+        FileManager.default.contents(atPath: stagingPrefix + relativePath) ?? previousContents(of: relativePath)
+    }
+
+    /// Writes `text` as UTF-8 to `relativePath` (such as `posts/12.html`), declared before with ``needsRendering(_:digest:)``.
+    func write(_ text: String, to relativePath: String) throws {
+        try write(Data(text.utf8), to: relativePath)
+    }
+
+    /// Writes `data` to `relativePath` in the staging folder unless the previous file holds exactly these bytes.
+    func write(_ data: Data, to relativePath: String) throws {
+        let declared = lock.withLock { produced[relativePath] != nil }
+        if !declared { _ = try needsRendering(relativePath, digest: BuildDigest(bytes: data)) }
+        // `settled` and `staged` hold the manifest's own key (same storage), not `relativePath`: at a million posts,
+        // a second copy of every path was about a tenth of the build's peak memory.
+        let key = try lock.withLock {
+            guard let index = produced.index(forKey: relativePath), settled.insert(produced[index].key).inserted else {
+                throw BuildError(phase: .publish, reason: .invalidOutputPath(relativePath), location: stagingDirectory.path)
+            }
+            return produced[index].key
+        }
+        if let previous = previousLocation(of: relativePath), Self.file(atPath: previous, holds: data) { return }
+        try makeFolder(of: relativePath)
+        try Self.writeFile(to: stagingPrefix + relativePath) { write in try data.withUnsafeBytes { try write($0) } }
+        lock.withLock {
+            report.written += 1
+            progress.update { $0.filesWritten += 1 }
+            staged.append(key)
+        }
+    }
+
+    /// Writes a file whose digest is its own bytes (assets, the marker): declared and written in one step.
+    func writeVerbatim(_ data: Data, to relativePath: String) throws {
+        if try needsRendering(relativePath, digest: BuildDigest(bytes: data)) { try write(data, to: relativePath) }
+    }
+
+    /// Every relative path produced so far, with its digest.
+    var producedDigests: [String: BuildDigest] {
+        lock.withLock { produced }
+    }
+
+    /// Whether every path of the previous manifest was declared again (so none is to be removed), and whether every one
+    /// had the same digest: counted as paths are declared, so publishing need not compare the two tables.
+    var previousManifestCoverage: (allDeclared: Bool, allSame: Bool) {
+        lock.withLock {
+            let count = previousManifest.digests.count
+            return (previousPathsDeclared == count, previousDigestsMatched == count)
+        }
+    }
+
+    /// The paths the previous manifest holds that were declared with another digest, with their new digests.
+    var changedPreviousDigests: [(path: String, digest: BuildDigest)] {
+        lock.withLock { previousDigestsChanged }
+    }
+
+    /// The paths written into the staging folder, sorted.
+    var stagedPaths: [String] {
+        lock.withLock { staged.sorted() }
+    }
+
+    /// The counts so far.
+    var currentReport: BuildReport {
+        lock.withLock {
+            var report = report
+            // Every declared file not written is kept as it was: unchanged inputs, or rendered to the same bytes.
+            report.unchanged = produced.count - report.written
+            return report
+        }
+    }
+
+    /// Checks that `relativePath` is a safe relative path.
+    static func checkPath(_ relativePath: String, in staging: URL) throws {
+        // On bytes: no component may be empty, `.` or `..` (so no leading, trailing or doubled `/` either).
+        var valid = !relativePath.utf8.isEmpty
+        var componentLength = 0
+        var dots = 0
+        for byte in relativePath.utf8 {
+            if byte == UInt8(ascii: "/") {
+                if componentLength == 0 || dots == componentLength && dots <= 2 { valid = false }
+                componentLength = 0
+                dots = 0
+            } else {
+                componentLength += 1
+                if byte == UInt8(ascii: ".") { dots += 1 }
+            }
+        }
+        if componentLength == 0 || dots == componentLength && dots <= 2 { valid = false }
+        guard valid else {
+            throw BuildError(phase: .publish, reason: .invalidOutputPath(relativePath), location: staging.path)
+        }
+    }
+
+    /// Creates the folder of `relativePath` in the staging tree once.
+    private func makeFolder(of relativePath: String) throws {
+        let components = relativePath.split(separator: "/")
+        let folder = components.dropLast().joined(separator: "/")
+        try lock.withLock {
+            guard !createdDirectories.contains(folder) else { return }
+            let url = stagingDirectory.appendingPathComponent(folder, isDirectory: true)
+            do {
+                try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+            } catch {
+                throw BuildError(phase: .publish, underlying: error, location: url.path)
+            }
+            var prefix = ""
+            for component in components.dropLast() {
+                prefix += prefix.isEmpty ? String(component) : "/" + component
+                createdDirectories.insert(prefix)
+            }
+        }
+    }
+
+    /// Creates (or truncates) the file at `url` and writes the bytes `produce` hands, piece by piece and in order, to
+    /// the `write` it is given, with plain system calls: no temporary file and no `fsync` per file (Foundation's
+    /// `Data.write` syncs every file, which cost more than rendering). The staging folder is not the live site:
+    /// ``SitePublisher`` syncs the file system once before its commit point, so a crash never publishes a file whose
+    /// bytes are not on disk.
+    static func writeFile(to url: URL, _ produce: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
+        try writeFile(to: url.path, produce)
+    }
+
+    /// ``writeFile(to:_:)`` for a file path.
+    static func writeFile(to path: String, _ produce: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw writeError(path) }
+        defer { close(descriptor) }
+        try produce { buffer in
+            var offset = 0
+            while offset < buffer.count, let base = buffer.baseAddress {
+                let written = Glibc.write(descriptor, base + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw writeError(path)
+                }
+                offset += written
+            }
+        }
+    }
+
+    private static func writeError(_ path: String) -> BuildError {
+        BuildError(phase: .publish, reason: .underlying("cannot write a file: \(String(cString: strerror(errno)))"), location: path)
+    }
+
+    /// Whether `path` is a regular file holding exactly `data`.
+    private static func file(atPath path: String, holds data: Data) -> Bool {
+        var info = stat()
+        guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) == data.count else { return false }
+        guard let existing = FileManager.default.contents(atPath: path) else { return false }
+        return existing == data
+    }
+
+    /// The report category of a path, from the URL contract.
+    static func kind(of path: String) -> BuildReport.FileKind {
+        if path == SitePaths.home { return .home }
+        if path == SitePaths.archiveFeed || (path.hasPrefix("boards/") && path.hasSuffix("/feed.xml")) { return .feed }
+        if path.hasPrefix("boards/") { return .board }
+        if path.hasPrefix("posts/") { return .post }
+        if path.hasPrefix(SitePaths.assets) { return .asset }
+        if path == SitePaths.search || path.hasPrefix("search/") { return .search }
+        if path.hasPrefix("keywords/") { return .keyword }
+        return .other
+    }
+}
