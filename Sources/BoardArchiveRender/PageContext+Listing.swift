@@ -32,57 +32,76 @@ package struct BoardSummary: Sendable, Equatable {
 }
 
 extension PageContext {
-    /// The home page: `boards`, one entry per board in display order.
-    ///
-    /// Entry keys: `boardId`, `name`, `href`, `postCount`, `postCountLabel`, `hasPosts`, `isNew`, and when the
-    /// board has posts `latest` (`iso`, `dateLabel`, `fullDate`); `hasBoards` says whether there is any board.
+    /// The home page: `boards`, one entry per board in display order (``HomeData``).
     package func home(_ summaries: [BoardSummary]) -> [String: Any] {
-        let boards: [[String: Any]] = summaries.map { summary in
-            var entry: [String: Any] = [
-                "boardId": summary.board.boardId,
-                "name": summary.board.displayName,
-                "href": SitePaths.board(summary.board.boardId),
-                "postCount": summary.postCount,
-                "postCountLabel": strings.postCount(summary.postCount),
-                "hasPosts": summary.postCount > 0,
-                "isNew": summary.hasPostFromToday,
-            ]
-            if let newest = summary.newestPostDate {
-                entry["latest"] = [
-                    "iso": clock.machineTimestamp(for: newest), "dateLabel": clock.shortLabel(for: newest),
-                    "fullDate": clock.fullLabel(for: newest),
-                ]
-            } else {
-                entry["latest"] = false
-            }
-            return entry
+        let boards = summaries.map { summary in
+            HomeBoardData(
+                boardId: summary.board.boardId, name: summary.board.displayName, href: SitePaths.board(summary.board.boardId),
+                postCount: summary.postCount, postCountLabel: strings.postCount(summary.postCount), hasPosts: summary.postCount > 0,
+                isNew: summary.hasPostFromToday,
+                latest: summary.newestPostDate.map {
+                    DateData(iso: clock.machineTimestamp(for: $0), dateLabel: clock.shortLabel(for: $0), fullDate: clock.fullLabel(for: $0))
+                })
         }
-        return ["boards": boards, "hasBoards": !boards.isEmpty]
+        return HomeData(boards: boards, hasBoards: !boards.isEmpty).context
     }
 
     /// A page of `board` listing `rows` (in board order): the front page (`archivePage` nil) or archive page `archivePage`.
     ///
-    /// Keys: `boardId`, `boardName`, `postCount`, `postCountLabel`, `hasPosts`, `isFront`, `posts` (rows), `pager`
-    /// (see ``pager(_:page:fileName:)``), `boardFeed` (see ``boardFeed(_:root:)``). `postCountLabel` is empty on archive pages, which never show totals (so a new post
-    /// elsewhere in the board leaves them unchanged).
+    /// `postCountLabel` is empty on archive pages, which never show totals (so a new post elsewhere in the board leaves
+    /// them unchanged).
     package func boardPage(board: Board, rows: [Post], listing: ListingPages, archivePage: Int?) -> [String: Any] {
         let root = SitePaths.relativeRoot(of: SitePaths.board(board.boardId, archivePage: archivePage))
-        return [
-            "boardId": board.boardId,
-            "boardName": board.displayName,
-            "postCount": archivePage == nil ? listing.shownCount : rows.count,
-            "postCountLabel": archivePage == nil ? strings.postCount(listing.shownCount) : "",
-            "hasPosts": listing.shownCount > 0,
-            "isFront": archivePage == nil,
-            "posts": rows.map { row(for: $0, root: root) },
-            "pager": pager(listing, page: archivePage, fileName: ListingPages.fileName(ofArchivePage:)),
-            "boardFeed": boardFeed(board, root: root),
-        ]
+        return BoardPageData(
+            boardId: board.boardId, boardName: board.displayName, postCount: archivePage == nil ? listing.shownCount : rows.count,
+            postCountLabel: archivePage == nil ? strings.postCount(listing.shownCount) : "", hasPosts: listing.shownCount > 0,
+            isFront: archivePage == nil, posts: rows.map { rowData(for: $0, root: root) },
+            pager: pager(listing, page: archivePage, fileName: ListingPages.fileName(ofArchivePage:)), boardFeed: boardFeed(board, root: root)
+        ).context
     }
 
-    /// The board's Atom feed as the layout links to it: `href`, `title`.
-    func boardFeed(_ board: Board, root: String) -> [String: Any] {
-        ["href": root + SitePaths.boardFeed(board.boardId), "title": board.displayName]
+    /// The board's Atom feed as the layout links to it.
+    func boardFeed(_ board: Board, root: String) -> FeedLinkData {
+        FeedLinkData(href: root + SitePaths.boardFeed(board.boardId), title: board.displayName)
+    }
+
+    /// A keyword page listing `rows` (``KeywordPageData``; `title` and `content` come with the layout's keys): the front page
+    /// (`archivePage` nil) or archive page `archivePage`, its pager linking to `fileName(page)`.
+    package func keywordPage(
+        keyword: String, count: Int, countLabel: String, searchHref: String, archivePage: Int?, listing: ListingPages, rows: [[String: Any]],
+        fileName: (Int?) -> String
+    ) -> [String: Any] {
+        KeywordPageData(
+            keyword: keyword, count: count, countLabel: archivePage == nil ? countLabel : "", isFront: archivePage == nil, hasPosts: count > 0,
+            posts: PreparedRows(rows), pager: pager(listing, page: archivePage, fileName: fileName), searchHref: searchHref
+        ).context
+    }
+
+    /// A post's keyword row before a keyword's highlights are put in (``KeywordRowData``), with the row's title and writer.
+    package func keywordRow(for post: Post, boardName: String) -> (context: [String: Any], title: String, writer: String) {
+        let row = rowData(for: post, root: "../")
+        let data = KeywordRowData(row: row, snippetHTML: "", hasSnippet: false, boardName: boardName, hasBoardName: true)
+        return (data.context, row.post.title, row.post.writer)
+    }
+
+    /// `keywords/index.html` (``KeywordIndexData``): each keyword with the address of its first page and its count.
+    package func keywordIndex(_ keywords: [(keyword: String, href: String, count: Int)]) -> [String: Any] {
+        KeywordIndexData(
+            keywords: keywords.map {
+                KeywordLinkData(
+                    keyword: $0.keyword, href: $0.href, count: $0.count,
+                    countLabel: strings["keywordCount"].replacingOccurrences(of: "{count}", with: String($0.count)))
+            }, hasKeywords: !keywords.isEmpty
+        ).context
+    }
+
+    /// The search page (``SearchPageData``): the target menu's choices (`value`, `label`), the boards, and the result row's
+    /// template.
+    package func searchPage(targets: [(value: String, label: String)], boards: [Board], rowTemplate: String) -> [String: Any] {
+        SearchPageData(
+            targets: targets.map { SearchTargetData(value: $0.value, label: $0.label) },
+            boards: boards.map { BoardOptionData(boardId: $0.boardId, name: $0.displayName) }, rowTemplate: rowTemplate
+        ).context
     }
 
     /// The title of a listing page: the name on the front page, "name (page n)" on archive page `n − 1`.

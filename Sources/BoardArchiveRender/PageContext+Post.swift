@@ -37,46 +37,29 @@ package struct PostNeighbours: Sendable {
 }
 
 extension PageContext {
-    /// The page of `post` with its rendered body.
-    ///
-    /// Keys: everything of a row (``postSummary(_:)``) plus `boardId`, `boardName`, `boardHref` (the board's
-    /// first page), `backHref` (the board page that lists the post), `bodyHTML` (raw, from cmark-gfm),
-    /// `parent` (`href`, `title`, `postId`, or false), `parentMissing`, `parentRemoved`, `hasReplies`, `replies` (rows),
-    /// `previous` / `next` (`href`, `title`, `postId`, or false), `hasNeighbours`, `boardFeed`.
+    /// The page of `post` with its rendered body (``PostPageData``).
     package func postPage(_ post: Post, bodyHTML: String, neighbours: PostNeighbours) -> [String: Any] {
         let root = SitePaths.relativeRoot(of: SitePaths.post(post.postId))
-        var context = postSummary(post)
-        context["boardId"] = neighbours.board.boardId
-        context["boardName"] = neighbours.board.displayName
-        context["boardHref"] = root + SitePaths.board(neighbours.board.boardId)
-        context["backHref"] = root + SitePaths.board(neighbours.board.boardId, archivePage: neighbours.backPage)
-        context["bodyHTML"] = bodyHTML
-        context["parent"] = neighbours.parent.map { link(to: $0, root: root) as Any } ?? false
-        context["parentMissing"] = neighbours.parentMissing
-        context["parentRemoved"] = neighbours.parentRemoved
-        context["hasReplies"] = !neighbours.replies.isEmpty
-        context["replies"] = neighbours.replies.map { row(for: $0, root: root) }
-        context["previous"] = neighbours.previous.map { link(to: $0, root: root) as Any } ?? false
-        context["next"] = neighbours.next.map { link(to: $0, root: root) as Any } ?? false
-        context["hasNeighbours"] = neighbours.previous != nil || neighbours.next != nil
-        context["boardFeed"] = boardFeed(neighbours.board, root: root)
-        return context
+        let board = neighbours.board
+        return PostPageData(
+            post: summary(of: post), boardId: board.boardId, boardName: board.displayName, boardHref: root + SitePaths.board(board.boardId),
+            backHref: root + SitePaths.board(board.boardId, archivePage: neighbours.backPage), bodyHTML: bodyHTML,
+            parent: neighbours.parent.map { link(to: $0, root: root) }, parentMissing: neighbours.parentMissing,
+            parentRemoved: neighbours.parentRemoved, hasReplies: !neighbours.replies.isEmpty,
+            replies: neighbours.replies.map { rowData(for: $0, root: root) }, previous: neighbours.previous.map { link(to: $0, root: root) },
+            next: neighbours.next.map { link(to: $0, root: root) }, hasNeighbours: neighbours.previous != nil || neighbours.next != nil,
+            boardFeed: boardFeed(board, root: root)
+        ).context
     }
 
-    /// The tombstone at the address of a post a redaction removed: nothing of the post but its id and the day of removal.
-    ///
-    /// Keys: `postId`, `boardName`, `boardHref`, `backHref`, `removedDate` (`yyyy-MM-dd` in the archive's time zone),
-    /// `removedIso` (UTC), `noindex` (true: the layout asks search engines not to index the page).
+    /// The tombstone at the address of a post a redaction removed: nothing of the post but its id and the day of removal
+    /// (``TombstoneData``; `noindex`: the layout asks search engines not to index the page).
     package func tombstonePage(_ removed: RemovedPost, board: Board, backPage: Int?) -> [String: Any] {
         let root = SitePaths.relativeRoot(of: SitePaths.post(removed.postId))
-        return [
-            "postId": removed.postId,
-            "boardName": board.displayName,
-            "boardHref": root + SitePaths.board(board.boardId),
-            "backHref": root + SitePaths.board(board.boardId, archivePage: backPage),
-            "removedDate": clock.dayLabel(for: removed.redactedAt),
-            "removedIso": clock.machineTimestamp(for: removed.redactedAt),
-            "noindex": true,
-        ]
+        return TombstoneData(
+            postId: removed.postId, boardName: board.displayName, boardHref: root + SitePaths.board(board.boardId),
+            backHref: root + SitePaths.board(board.boardId, archivePage: backPage), removedDate: clock.dayLabel(for: removed.redactedAt),
+            removedIso: clock.machineTimestamp(for: removed.redactedAt), noindex: true
+        ).context
     }
 }

@@ -3,9 +3,9 @@ import Foundation
 
 /// Builds the Mustache contexts of pages and rows from store values.
 ///
-/// Contexts are `[String: Any]` dictionaries (swift-mustache reads them without reflection) whose keys are
-/// always present: a missing key would make Mustache look it up in an enclosing context and render the
-/// wrong value. Text is escaped by the templates (`{{x}}`); only `bodyHTML` (cmark-gfm output) and the
+/// Each context is made from a typed value (``TemplateData``, ``PageData.swift``) as a `[String: Any]` dictionary
+/// (swift-mustache reads them without reflection) whose keys are always present: a missing key would make Mustache
+/// look it up in an enclosing context and render the wrong value. Text is escaped by the templates (`{{x}}`); only `bodyHTML` (cmark-gfm output) and the
 /// layout's `content` are inserted raw.
 package struct PageContext: Sendable {
     /// Interface strings.
@@ -18,49 +18,30 @@ package struct PageContext: Sendable {
         self.clock = clock
     }
 
-    /// The keys of every ``row(for:root:)``.
-    static let rowKeys: Set<String> = [
-        "postId", "postType", "title", "href", "writer", "isAnonymous", "iso", "dateLabel", "fullDate", "viewCount", "commentsCount",
-        "hasComments", "attachmentsCount", "hasAttachment", "isNotice", "isReply", "isNew", "titleHTML", "writerHTML",
-    ]
-
-    /// The context of one post row, for the `partials/post-row` partial (and any listing that reuses it).
-    ///
-    /// Keys: `postId`, `postType`, `title`, `href`, `writer`, `isAnonymous`, `iso` (UTC, for `<time datetime>`),
-    /// `dateLabel` (`HH:mm` today, else `yy-MM-dd`), `fullDate`, `viewCount`, `commentsCount`, `hasComments`,
-    /// `attachmentsCount`, `hasAttachment`, `isNotice`, `isReply`, `isNew`, and `titleHTML` and `writerHTML`: the title and
-    /// writer escaped, which the row partial prints raw (`{{{titleHTML}}}`) because keyword and search rows put `<mark>`
-    /// in them (the same bytes as `{{title}}`: ``HTMLEscaping``).
+    /// The context of one post row, for the `partials/post-row` partial (and any listing that reuses it): ``RowData``.
     /// - Parameter root: the relative root of the page the row appears on.
     package func row(for post: Post, root: String) -> [String: Any] {
-        var context = postSummary(post)
-        context["href"] = root + SitePaths.post(post.postId)
-        context["titleHTML"] = HTMLEscaping.escape(displayTitle(post))
-        context["writerHTML"] = HTMLEscaping.escape(writerLabel(post))
-        return context
+        rowData(for: post, root: root).context
+    }
+
+    /// One post row (``RowData``); `titleHTML` and `writerHTML` are the same bytes as `{{title}}` and `{{writer}}`
+    /// (``HTMLEscaping``).
+    package func rowData(for post: Post, root: String) -> RowData {
+        RowData(
+            post: summary(of: post), href: root + SitePaths.post(post.postId), titleHTML: HTMLEscaping.escape(displayTitle(post)),
+            writerHTML: HTMLEscaping.escape(writerLabel(post)))
     }
 
     /// The fields a row and a post page share.
-    func postSummary(_ post: Post) -> [String: Any] {
+    func summary(of post: Post) -> PostSummaryData {
         let attachments = post.shownAttachmentsCount
-        return [
-            "postId": post.postId,
-            "postType": post.postType.rawValue,
-            "title": displayTitle(post),
-            "writer": writerLabel(post),
-            "isAnonymous": post.isAnonymous,
-            "iso": clock.machineTimestamp(for: post.createdDateTime),
-            "dateLabel": clock.shortLabel(for: post.createdDateTime),
-            "fullDate": clock.fullLabel(for: post.createdDateTime),
-            "viewCount": post.viewCount,
-            "commentsCount": post.commentsCount,
-            "hasComments": post.commentsCount > 0,
-            "attachmentsCount": attachments,
-            "hasAttachment": attachments > 0,
-            "isNotice": post.postType == .notice,
-            "isReply": post.postType == .reply,
-            "isNew": clock.isToday(post.createdDateTime),
-        ]
+        return PostSummaryData(
+            postId: post.postId, postType: post.postType.rawValue, title: displayTitle(post), writer: writerLabel(post),
+            isAnonymous: post.isAnonymous, iso: clock.machineTimestamp(for: post.createdDateTime),
+            dateLabel: clock.shortLabel(for: post.createdDateTime), fullDate: clock.fullLabel(for: post.createdDateTime),
+            viewCount: post.viewCount, commentsCount: post.commentsCount, hasComments: post.commentsCount > 0,
+            attachmentsCount: attachments, hasAttachment: attachments > 0, isNotice: post.postType == .notice,
+            isReply: post.postType == .reply, isNew: clock.isToday(post.createdDateTime))
     }
 
     /// The writer as pages and feeds show it: the display name, or the anonymous label.
@@ -77,26 +58,23 @@ package struct PageContext: Sendable {
         return post.title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? strings["untitled"] : post.title
     }
 
-    /// A short link to another post: `href`, `title`, `postId`.
-    func link(to post: Post, root: String) -> [String: Any] {
-        ["href": root + SitePaths.post(post.postId), "title": displayTitle(post), "postId": post.postId]
+    /// A short link to another post.
+    func link(to post: Post, root: String) -> LinkData {
+        LinkData(href: root + SitePaths.post(post.postId), title: displayTitle(post), postId: post.postId)
     }
 
     /// The pager of a listing page (`page` nil: the front page), in the order latest, newer, numbered archive
     /// pages (newest first), older, oldest.
     ///
-    /// Each item: `kind` (`first`, `previous`, `number`, `next`, `last`), `label`, `ariaLabel`, `href` (a file name
-    /// from `fileName`, in the listing's folder), `isCurrent`, `isDisabled`. Disabled items have an empty `href`
+    /// Each item's `href` is a file name from `fileName`, in the listing's folder; disabled items have an empty `href`
     /// and templates render them without a link. Archive pages are numbered from the oldest (1), so their numbers
     /// never change; `label` is the page's own name ("latest posts" or "page n"). Nil when everything fits the front page.
-    package func pager(_ listing: ListingPages, page: Int?, fileName: (Int?) -> String) -> Any {
+    package func pager(_ listing: ListingPages, page: Int?, fileName: (Int?) -> String) -> PagerData? {
         let count = listing.archivePageCount
-        guard count > 0 else { return false }
-        func item(_ kind: String, _ label: String, _ aria: String, target: Int??, current: Bool = false) -> [String: Any] {
-            [
-                "kind": kind, "label": label, "ariaLabel": aria, "href": target.map { fileName($0) } ?? "",
-                "isCurrent": current, "isDisabled": target == nil,
-            ]
+        guard count > 0 else { return nil }
+        func item(_ kind: String, _ label: String, _ aria: String, target: Int??, current: Bool = false) -> PagerItemData {
+            PagerItemData(
+                kind: kind, label: label, ariaLabel: aria, href: target.map { fileName($0) } ?? "", isCurrent: current, isDisabled: target == nil)
         }
         // A target is `.some(nil)` for the front page, `.some(c)` for archive page c, nil for a disabled item.
         var newer: Int?? = nil
@@ -105,7 +83,7 @@ package struct PageContext: Sendable {
             newer = page + 1 < count ? .some(page + 1) : .some(nil)
             older = page > 0 ? .some(page - 1) : nil
         }
-        var items: [[String: Any]] = [
+        var items: [PagerItemData] = [
             item("first", strings["firstPage"], strings["firstPageLabel"], target: page == nil ? nil : .some(nil)),
             item("previous", strings["previousPage"], strings["previousPageLabel"], target: newer),
         ]
@@ -114,6 +92,6 @@ package struct PageContext: Sendable {
         }
         items.append(item("next", strings["nextPage"], strings["nextPageLabel"], target: older))
         items.append(item("last", strings["lastPage"], strings["lastPageLabel"], target: page == 0 ? nil : .some(0)))
-        return ["items": items, "label": page.map { strings.pageNumber($0 + 1) } ?? strings["latestPosts"]]
+        return PagerData(items: items, label: page.map { strings.pageNumber($0 + 1) } ?? strings["latestPosts"])
     }
 }

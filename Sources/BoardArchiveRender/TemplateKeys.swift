@@ -1,56 +1,45 @@
 import Foundation
 
-/// The keys a template may read: every key that a page context, a row or an item of one holds, declared once
-/// here beside the contexts that fill them.
+/// The keys a template may read: every key that a page's data, a row or an item of one holds, read from their types
+/// (``TemplateData``, ``TemplateDataKeys``).
 ///
 /// `TemplateRenderer.load` checks every tag of every template against them, so a misspelt or retired key fails the
 /// build with its file and line instead of rendering as nothing. `{{s.key}}` is checked against the interface strings.
 /// The vocabulary is one set for all templates (a key valid on one page kind is accepted on another, where it reads
 /// as nothing); a test checks that every context the build makes holds only declared keys.
 package enum TemplateKeys {
-    /// The keys every page and the layout share (``TemplateRenderer/commonContext(relativeRoot:title:scripts:)``),
-    /// with `content` (the page inside the layout).
-    static let common: Set<String> = [
-        "root", "lang", "s", "title", "timeZone", "timeZoneOffset", "scripts", "src", "noindex", "boardFeed", "content",
-    ]
+    /// The keys every page and the layout share (``LayoutData``), with `content` (the page inside the layout,
+    /// ``RenderedPageData``).
+    static let common = TemplateDataKeys.of(LayoutData.self).union(TemplateDataKeys.of(RenderedPageData.self))
 
     /// The home page and its board entries.
-    static let home: Set<String> = [
-        "boards", "hasBoards", "boardId", "name", "href", "postCount", "postCountLabel", "hasPosts", "isNew", "latest", "iso", "dateLabel",
-        "fullDate",
-    ]
+    static let home = TemplateDataKeys.of(HomeData.self)
 
-    /// A board page, its pager and the pager's items.
-    static let board: Set<String> = [
-        "boardId", "boardName", "postCount", "postCountLabel", "hasPosts", "isFront", "posts", "pager", "items", "label", "kind", "ariaLabel",
-        "href", "isCurrent", "isDisabled",
-    ]
+    /// A board page, its rows, its pager and the pager's items.
+    static let board = TemplateDataKeys.of(BoardPageData.self)
 
-    /// A post page and its links to other posts.
-    static let post: Set<String> = [
-        "boardId", "boardName", "boardHref", "backHref", "bodyHTML", "parent", "parentMissing", "hasReplies", "replies", "previous", "next",
-        "hasNeighbours", "parentRemoved",
-    ]
+    /// A post page, its replies and its links to other posts.
+    static let post = TemplateDataKeys.of(PostPageData.self)
 
     /// The tombstone at a removed post's address (see "Takedowns").
-    static let tombstone: Set<String> = ["postId", "boardName", "boardHref", "backHref", "removedDate", "removedIso", "noindex"]
+    static let tombstone = TemplateDataKeys.of(TombstoneData.self)
 
     /// The search page's menus and the keyword index.
-    static let search: Set<String> = [
-        "targets", "value", "label", "boards", "boardId", "name", "keywords", "hasKeywords", "keyword", "count", "countLabel", "rowTemplate",
-    ]
+    static let search = TemplateDataKeys.of(SearchPageData.self).union(TemplateDataKeys.of(KeywordIndexData.self))
+
+    /// The keys of every post row (``RowData``).
+    package static let row = TemplateDataKeys.of(RowData.self)
 
     /// The keys of every keyword row (the rows of keyword pages and of the search page).
-    package static let keywordRow = PageContext.rowKeys.union(RowStencil.slots).union(["boardName", "hasBoardName", "hasSnippet"])
+    package static let keywordRow = TemplateDataKeys.of(KeywordRowData.self)
 
-    /// The keys of a keyword page's context that differ between pages (`title` and `content` from ``TemplateRenderer``).
-    package static let keywordPage: Set<String> = [
-        "keyword", "count", "countLabel", "isFront", "hasPosts", "posts", "pager", "searchHref", "title", "content",
-    ]
+    /// The keys of a keyword page's context that differ between pages: its own (not its rows' or its pager's), with
+    /// `title` and `content` from ``TemplateRenderer``.
+    package static let keywordPage = TemplateDataKeys.topLevel(of: KeywordPageData.self).union(["title", "content"])
 
     /// Every key a template may read.
-    static let all: Set<String> = common.union(home).union(board).union(post).union(tombstone).union(search).union(PageContext.rowKeys)
-        .union(keywordRow).union(keywordPage)
+    static let all: Set<String> = common.union(home).union(board).union(post).union(tombstone).union(search).union(row).union(keywordRow)
+        .union(TemplateDataKeys.of(KeywordPageData.self))
 
     /// The first tag of `text` that reads a key no context holds, with its 1-based line, or nil.
     ///

@@ -189,17 +189,10 @@ package struct TemplateRenderer: Sendable {
     ///   `scripts` (extra classic scripts, `[{src}]`, already relative to the page), `noindex` (the site asks search
     ///   engines not to index it; a tombstone sets it too), `boardFeed` (false; board and post pages set their board's feed).
     package func commonContext(relativeRoot: String, title: String, scripts: [String] = []) -> [String: Any] {
-        [
-            "root": relativeRoot,
-            "lang": strings.language.rawValue,
-            "s": strings.table,
-            "title": title,
-            "timeZone": clock.timeZone.identifier,
-            "timeZoneOffset": clock.offsetMinutes,
-            "scripts": scripts.map { ["src": $0] as [String: Any] },
-            "noindex": noindex,
-            "boardFeed": false,
-        ]
+        LayoutData(
+            root: relativeRoot, lang: strings.language.rawValue, s: StringsTable(strings.table), title: title, timeZone: clock.timeZone.identifier,
+            timeZoneOffset: clock.offsetMinutes, scripts: scripts.map { ScriptData(src: $0) }, noindex: noindex, boardFeed: nil
+        ).context
     }
 
     /// The same renderer with `library` for its templates (see ``stencilPlan(rowKeys:pageKeys:)``); the keyword page
@@ -243,7 +236,7 @@ package struct TemplateRenderer: Sendable {
     package func renderPage(template: String, context: [String: Any], relativeRoot: String, title: String, scripts: [String] = []) throws -> String {
         var merged = commonContext(relativeRoot: relativeRoot, title: title, scripts: scripts)
         merged.merge(context) { _, page in page }
-        merged["content"] = try render(merged, with: template)
+        merged["content"] = try render(merged, with: template)  // RenderedPageData's one key
         return try render(merged, with: "layout")
     }
 }

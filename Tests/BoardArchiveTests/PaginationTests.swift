@@ -71,18 +71,20 @@ struct PaginationTests {
     func pagerContext() throws {
         let pages = PageContext(strings: SiteStrings(language: .ko), clock: ArchiveClock(now: SiteFixture.now, timeZone: SiteFixture.seoul))
         let listing = ListingPages(pinnedCount: 0, itemCount: 61)
-        let front = try #require(pages.pager(listing, page: nil, fileName: ListingPages.fileName(ofArchivePage:)) as? [String: Any])
+        let front = try #require(pages.pager(listing, page: nil, fileName: ListingPages.fileName(ofArchivePage:))?.context)
         let items = try #require(front["items"] as? [[String: Any]])
         #expect(items.map { $0["kind"] as? String } == ["first", "previous", "number", "number", "next", "last"])
         #expect(items.map { $0["isDisabled"] as? Bool } == [true, true, false, false, false, false])
         #expect(items.map { $0["label"] as? String } == ["처음", "이전", "2", "1", "다음", "마지막"])
         #expect(items.map { $0["href"] as? String } == ["", "", "page-3.html", "page-2.html", "page-3.html", "page-2.html"])
-        let oldest = try #require(pages.pager(listing, page: 0, fileName: ListingPages.fileName(ofArchivePage:)) as? [String: Any])
+        let oldest = try #require(pages.pager(listing, page: 0, fileName: ListingPages.fileName(ofArchivePage:))?.context)
         let oldestItems = try #require(oldest["items"] as? [[String: Any]])
         #expect(oldestItems.map { $0["href"] as? String } == ["index.html", "page-3.html", "page-3.html", "page-2.html", "", ""])
         #expect(oldestItems.map { $0["isCurrent"] as? Bool } == [false, false, false, true, false, false])
-        #expect(
-            pages.pager(ListingPages(pinnedCount: 3, itemCount: 27), page: nil, fileName: ListingPages.fileName(ofArchivePage:)) as? Bool == false)
+        let short = ListingPages(pinnedCount: 3, itemCount: 27)
+        #expect(pages.pager(short, page: nil, fileName: ListingPages.fileName(ofArchivePage:)) == nil)
+        // No pager is `false` in the board page's context, never a missing key.
+        #expect(pages.boardPage(board: SiteFixture.boards[1], rows: [], listing: short, archivePage: nil)["pager"] as? Bool == false)
     }
 }
 

@@ -32,7 +32,7 @@ import Testing
     @Test func rowAndPageKeysAreTheKeysTheContextsHold() throws {
         let pages = PageContext(strings: SiteStrings(language: .ko), clock: Self.clock)
         let post = KeywordPageTests.post(1, "제목", contents: "본문")
-        #expect(Set(pages.row(for: post, root: "../").keys) == PageContext.rowKeys)
+        #expect(Set(pages.row(for: post, root: "../").keys) == TemplateKeys.row)
         let writer = KeywordPageWriter(pages: pages, strings: SiteStrings(language: .ko), boardNames: [:])
         let keyword = SearchKeyword(text: "서울", slug: KeywordSelector.slug(for: "서울"))
         let context = writer.pageContext(

@@ -85,7 +85,7 @@ struct TemplateKeysTests {
             "board front": pages.boardPage(board: board, rows: Array(posts.prefix(30)), listing: listing, archivePage: nil),
             "board archive page": pages.boardPage(board: board, rows: Array(posts.prefix(30)), listing: listing, archivePage: 0),
             "post": pages.postPage(posts[0], bodyHTML: "<p>x</p>", neighbours: neighbours),
-            "search": SearchPhase.searchPage(boards: SiteFixture.boards, strings: Self.strings, rowTemplate: ""),
+            "search": SearchPhase.searchPage(boards: SiteFixture.boards, pages: pages, rowTemplate: ""),
             "keyword index": writer.indexContext([("서울", "k-1", 3)]),
             "tombstone": pages.tombstonePage(
                 RemovedPost(postId: 150, boardId: 1, isNotice: false, redactedAt: SiteFixture.now), board: board, backPage: 0),

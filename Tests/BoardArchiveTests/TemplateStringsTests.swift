@@ -55,7 +55,7 @@ import Testing
     @Test("no context but the common one holds the strings table")
     func onlyTheCommonContextHoldsStrings() {
         for keys in [
-            TemplateKeys.home, TemplateKeys.board, TemplateKeys.post, TemplateKeys.tombstone, TemplateKeys.search, PageContext.rowKeys,
+            TemplateKeys.home, TemplateKeys.board, TemplateKeys.post, TemplateKeys.tombstone, TemplateKeys.search, TemplateKeys.row,
             TemplateKeys.keywordRow, TemplateKeys.keywordPage,
         ] {
             #expect(!keys.contains("s"))

@@ -198,11 +198,8 @@ struct KeywordPageWriter: Sendable {
         }
         let prepared = try concurrentMap(ids.count) { item -> PreparedPost in
             guard let post = posts[ids[item]] else { throw CancellationError() }
-            var row = pages.row(for: post, root: "../")
-            row["boardName"] = boardNames[post.boardId] ?? ""
-            row["hasBoardName"] = true
-            let title = (row["title"] as? String) ?? post.title
-            let writer = (row["writer"] as? String) ?? post.writer.displayName
+            // The highlights are each keyword's own (``context(of:_:stencil:)``).
+            let (row, title, writer) = pages.keywordRow(for: post, boardName: boardNames[post.boardId] ?? "")
             // A row holding U+0000 could hold something that reads as a stencil's placeholder: rendered whole.
             let plain = row.values.allSatisfy { ($0 as? String)?.utf8.contains(0) != true }
             return PreparedPost(
@@ -238,21 +235,13 @@ struct KeywordPageWriter: Sendable {
         return stencils
     }
 
-    /// The context of one keyword page: ``pageKeys`` but `title` and `content`, which ``TemplateRenderer`` adds with the
-    /// keys every page shares.
+    /// The context of one keyword page (``PageContext/keywordPage(keyword:count:countLabel:searchHref:archivePage:listing:rows:fileName:)``).
     func pageContext(
         keyword: SearchKeyword, count: Int, countLabel: String, searchHref: String, archivePage: Int?, listing: ListingPages, rows: [[String: Any]]
     ) -> [String: Any] {
-        [
-            "keyword": keyword.text,
-            "count": count,
-            "countLabel": archivePage == nil ? countLabel : "",
-            "isFront": archivePage == nil,
-            "hasPosts": count > 0,
-            "posts": rows,
-            "pager": pages.pager(listing, page: archivePage) { Self.fileName(slug: keyword.slug, archivePage: $0) },
-            "searchHref": searchHref,
-        ]
+        pages.keywordPage(
+            keyword: keyword.text, count: count, countLabel: countLabel, searchHref: searchHref, archivePage: archivePage, listing: listing,
+            rows: rows, fileName: { Self.fileName(slug: keyword.slug, archivePage: $0) })
     }
 
     /// Renders and writes one keyword page listing `rows`.
@@ -281,9 +270,7 @@ struct KeywordPageWriter: Sendable {
         return value.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
     }
 
-    /// A post row with highlights: the keys of `PageContext.row` plus `titleHTML`, `writerHTML`, `hasSnippet`,
-    /// `snippetHTML` (escaped text with `<mark>` around each match, inserted raw with `{{{…}}}`), `boardName` and
-    /// `hasBoardName`; with a
+    /// A post row with this keyword's highlights (``KeywordRowData``: ``RowStencil/slots`` and `hasSnippet`); with a
     /// stencil, also the row already rendered (see ``TemplateRenderer/StencilPlan``).
     private func context(of post: PreparedPost, _ highlight: Highlight, stencil: RowStencil?) -> [String: Any] {
         var context = post.row
@@ -296,16 +283,8 @@ struct KeywordPageWriter: Sendable {
         return context
     }
 
-    /// `keywords/index.html`: `keywords` (`keyword`, `href`, `count`, `countLabel`), `hasKeywords`, `t`.
+    /// `keywords/index.html`.
     func indexContext(_ keywords: [(keyword: String, slug: String, count: Int)]) -> [String: Any] {
-        [
-            "hasKeywords": !keywords.isEmpty,
-            "keywords": keywords.map {
-                [
-                    "keyword": $0.keyword, "href": Self.fileName(slug: $0.slug, archivePage: nil), "count": $0.count,
-                    "countLabel": strings["keywordCount"].replacingOccurrences(of: "{count}", with: String($0.count)),
-                ] as [String: Any]
-            },
-        ]
+        pages.keywordIndex(keywords.map { ($0.keyword, Self.fileName(slug: $0.slug, archivePage: nil), $0.count) })
     }
 }

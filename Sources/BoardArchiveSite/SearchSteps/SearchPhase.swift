@@ -162,8 +162,8 @@ struct SearchPhase: Sendable {
         report.indexFiles = output.producedDigests.keys.filter { $0.hasPrefix("search/") }.count
         let strings = pages.strings
         let searchHTML = try renderer.renderPage(
-            template: "search", context: Self.searchPage(boards: boards, strings: strings, rowTemplate: try SearchRowTemplate.render(with: renderer)),
-            relativeRoot: "", title: pages.strings["search"],
+            template: "search", context: Self.searchPage(boards: boards, pages: pages, rowTemplate: try SearchRowTemplate.render(with: renderer)),
+            relativeRoot: "", title: strings["search"],
             scripts: ["assets/search.js"])
         try output.write(searchHTML, to: SitePaths.search)
         let writer = KeywordPageWriter(pages: pages, strings: strings, boardNames: names)
@@ -222,12 +222,9 @@ struct SearchPhase: Sendable {
         return buckets
     }
 
-    /// The search page: `targets` (`value`, `label`), `boards` (`boardId`, `name`), `rowTemplate` (``SearchRowTemplate``).
-    static func searchPage(boards: [Board], strings: SiteStrings, rowTemplate: String) -> [String: Any] {
-        [
-            "targets": SearchTarget.allCases.map { ["value": $0.rawValue, "label": strings.label(of: $0)] },
-            "boards": boards.map { ["boardId": $0.boardId, "name": $0.displayName] as [String: Any] },
-            SearchRowTemplate.key: rowTemplate,
-        ]
+    /// The search page (``PageContext/searchPage(targets:boards:rowTemplate:)``).
+    static func searchPage(boards: [Board], pages: PageContext, rowTemplate: String) -> [String: Any] {
+        pages.searchPage(
+            targets: SearchTarget.allCases.map { ($0.rawValue, pages.strings.label(of: $0)) }, boards: boards, rowTemplate: rowTemplate)
     }
 }
