@@ -316,32 +316,36 @@ struct SitePublisher: Sendable {
         // A state folder a crashed build set aside or was migrating is never put back: the state of the site beside it
         // is the one in place, or none (a full build).
         let stateParent = stateDirectory.deletingLastPathComponent()
-        for entry in (try? manager.contentsOfDirectory(atPath: stateParent.path)) ?? [] {
-            for role in ["previous", "migrating"] {
-                let prefix = ".\(stateDirectory.lastPathComponent).\(role)-"
-                guard entry.hasPrefix(prefix), let pid = Int32(entry.dropFirst(prefix.count).prefix { $0 != "-" }) else { continue }
-                guard pid != ProcessInfo.processInfo.processIdentifier, kill(pid, 0) != 0, errno == ESRCH else { continue }
-                try? manager.removeItem(at: stateParent.appendingPathComponent(entry))
+        for (entry, _) in Self.leftovers(of: stateDirectory, roles: ["previous", "migrating"]) {
+            try? manager.removeItem(at: stateParent.appendingPathComponent(entry))
+        }
+        for (entry, role) in Self.leftovers(of: outputDirectory, roles: ["staging", "previous"]) {
+            let url = parent.appendingPathComponent(entry)
+            if role == "staging", manager.fileExists(atPath: url.appendingPathComponent(Self.journalName).path) {
+                // A rebuild killed after its commit point: finish it.
+                try? apply(journalOf: url)
+            } else if role == "previous", !manager.fileExists(atPath: outputDirectory.path) {
+                try? move(url, to: outputDirectory)
+            } else {
+                try? manager.removeItem(at: url)
             }
         }
-        let name = outputDirectory.lastPathComponent
-        guard let entries = try? manager.contentsOfDirectory(atPath: parent.path) else { return }
+    }
+
+    /// The sibling folders of `folder` (``siblingName(_:of:)``) in one of `roles` whose process is gone, sorted, with
+    /// their role.
+    private static func leftovers(of folder: URL, roles: [String]) -> [(entry: String, role: String)] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder.deletingLastPathComponent().path)) ?? []
+        var found: [(entry: String, role: String)] = []
         for entry in entries.sorted() {
-            for role in ["staging", "previous"] {
-                let prefix = ".\(name).\(role)-"
+            for role in roles {
+                let prefix = ".\(folder.lastPathComponent).\(role)-"
                 guard entry.hasPrefix(prefix), let pid = Int32(entry.dropFirst(prefix.count).prefix { $0 != "-" }) else { continue }
                 guard pid != ProcessInfo.processInfo.processIdentifier, kill(pid, 0) != 0, errno == ESRCH else { continue }
-                let url = parent.appendingPathComponent(entry)
-                if role == "staging", manager.fileExists(atPath: url.appendingPathComponent(Self.journalName).path) {
-                    // A rebuild killed after its commit point: finish it.
-                    try? apply(journalOf: url)
-                } else if role == "previous", !manager.fileExists(atPath: outputDirectory.path) {
-                    try? move(url, to: outputDirectory)
-                } else {
-                    try? manager.removeItem(at: url)
-                }
+                found.append((entry, role))
             }
         }
+        return found
     }
 
     /// `.<output name>.<role>-<pid>-<random>` (or of `folder`'s name): unique per process and per build.

@@ -7,6 +7,7 @@ URL (search.html?q=…&target=…&board=…), "more" is clicked until every resu
 
 from __future__ import annotations
 
+import shutil
 import unicodedata
 
 import pytest
@@ -15,8 +16,9 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
 from browser_support import (
-    MARKS_SCRIPT, XSS_TITLE, assert_no_dialog, count_occurrences, file_url, normalize,
+    MARKS_SCRIPT, REPO_ROOT, TIME_ZONE_NAME, XSS_TITLE, assert_no_dialog, count_occurrences, file_url, normalize,
 )
+from conftest import BuiltSite, run_boardarchive
 
 TARGET_LABELS = {"all": "전체", "title": "제목", "contents": "내용", "writer": "작성자"}
 RECENT_KEY = "boardarchive.recentSearches"
@@ -317,23 +319,53 @@ return Array.from(document.querySelectorAll(arguments[0])).map(function (row) {
 });"""
 
 
-def test_a_result_row_is_the_keyword_pages_row_of_the_same_post(driver, demo_site):
-    """One row partial: search.js fills the <template> the build rendered from partials/post-row, so a result row is
-    the markup of the same post's row on the keyword page of the query (links aside, which are relative to each page)."""
-    driver.get(file_url(demo_site.page("keywords/index.html")))
+def rows_compared_with_keyword_pages(driver, site, keywords_tried: int = 3) -> int:
+    """Compares each result row of a keyword's search with the same post's row on the keyword's page; returns how
+    many rows were on both (links aside, which are relative to each page)."""
+    driver.get(file_url(site.page("keywords/index.html")))
     keywords = [link.text.strip() for link in driver.find_elements(By.CSS_SELECTOR, ".keyword-entry a")]
     assert keywords, "keywords/index.html lists no keyword"
     compared = 0
-    for keyword in keywords[:3]:
+    for keyword in keywords[:keywords_tried]:
         driver.find_element(By.LINK_TEXT, keyword).click()
         # Both pages refresh dates and "new" badges against the reader's clock (site.js) once loaded.
         expected = dict(driver.execute_script(ROW_MARKUP_SCRIPT, "table.keyword-results tr[data-post-id]"))
-        open_search(driver, demo_site, keyword, "all")
+        open_search(driver, site, keyword, "all")
         shown = driver.execute_script(ROW_MARKUP_SCRIPT, "#search-results tr[data-post-id]")
         assert shown, f"the search for {keyword!r} shows no row"
         for post_id, markup in shown:
             if post_id in expected:
                 assert markup == expected[post_id], f"post {post_id} for {keyword!r}:\n{markup}\n!=\n{expected[post_id]}"
                 compared += 1
-        driver.get(file_url(demo_site.page("keywords/index.html")))
+        driver.get(file_url(site.page("keywords/index.html")))
+    return compared
+
+
+def test_a_result_row_is_the_keyword_pages_row_of_the_same_post(driver, demo_site):
+    """One row partial: search.js fills the <template> the build rendered from partials/post-row, so a result row is
+    the markup of the same post's row on the keyword page of the query (links aside, which are relative to each page)."""
+    compared = rows_compared_with_keyword_pages(driver, demo_site)
+    assert compared >= 10, f"only {compared} rows were on both pages"
+
+
+def test_a_section_on_a_number_shows_for_zero_as_the_build_shows_it(driver, demo_site, work_dir):
+    """swift-mustache shows a section on 0 (only false and a missing value are falsy): a row partial with
+    {{#commentsCount}} prints the count of a post without comments on keyword pages, and search.js must too."""
+    templates = work_dir / "zero-count-templates"
+    if not templates.exists():
+        shutil.copytree(REPO_ROOT / "templates", templates)
+        row = templates / "partials" / "post-row.mustache"
+        text = row.read_text(encoding="utf-8")
+        assert "{{#hasComments}}" in text, "the row partial no longer has the section this test changes"
+        row.write_text(text.replace("{{#hasComments}}", "{{#commentsCount}}").replace("{{/hasComments}}", "{{/commentsCount}}"), encoding="utf-8")
+    site = BuiltSite(work_dir / "zero-count-site", demo_site.store, demo_site.build_day)
+    run_boardarchive(
+        "build", "--store", str(demo_site.store), "--out", str(site.root), "--templates", str(templates), "--timezone", TIME_ZONE_NAME)
+    driver.get(file_url(site.page("keywords/index.html")))
+    driver.find_elements(By.CSS_SELECTOR, ".keyword-entry a")[0].click()
+    zero = driver.execute_script(
+        "return Array.from(document.querySelectorAll('table.keyword-results .comment-count')).filter(function (c) {"
+        " return c.textContent.trim() === '[0]'; }).length;")
+    assert zero > 0, "no keyword row shows a comment count of 0: the template change did not take"
+    compared = rows_compared_with_keyword_pages(driver, site)
     assert compared >= 10, f"only {compared} rows were on both pages"

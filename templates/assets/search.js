@@ -730,8 +730,12 @@
   var PLACEHOLDER = /\uE000([^\uE001]*)\uE001/g;
   var SECTION = /<!--ba:([sie]):([^-]*)-->/g;
 
-  /* Whether a section on `key` ('s') or an inverted one ('i') shows its content for these values. */
-  function shows(kind, key, values) { return kind === 'i' ? !values[key] : !!values[key]; }
+  /* Whether a section on `key` ('s') or an inverted one ('i') shows its content for these values: as in swift-mustache,
+   * only false and a missing value are falsy (0 and '' are values). */
+  function shows(kind, key, values) {
+    var value = values[key], truthy = value !== false && value !== undefined && value !== null;
+    return kind === 'i' ? !truthy : truthy;
+  }
 
   /* An attribute value with its sections kept or dropped and its values put in (text: attributes are never markup). */
   function fillText(value, values) {
