@@ -3,25 +3,29 @@ import BoardArchiveModel
 // What each template is given (see ``TemplateData``): one type per page kind, row and item. A stored property is a
 // key its templates may read; the template checks accept exactly the keys of these types (``TemplateKeys``).
 
-/// What every page and the layout share (``TemplateRenderer/commonContext(relativeRoot:title:scripts:)``); the
-/// layout also reads `content` (``RenderedPageData``).
-package struct LayoutData: TemplateData {
-    /// The relative path from the page to the site root (`""`, `"../"`); every link is written `{{root}}some/file.html`.
-    package var root: String
+/// What every page of a build and the layout share (``TemplateRenderer/commonContext(relativeRoot:title:scripts:)``),
+/// made once per build; the layout also reads ``PageHeadData`` and `content` (``RenderedPageData``).
+package struct SiteData: TemplateData {
     package var lang: String
     /// The interface strings, `{{s.key}}`.
     package var s: StringsTable
-    /// The page's title (the layout appends the site title).
-    package var title: String
     /// The archive's time zone (IANA id) and its offset in minutes (the scripts' fallback).
     package var timeZone: String
     package var timeZoneOffset: Int
-    /// Extra classic scripts of the page, relative to it.
-    package var scripts: [ScriptData]
-    /// Whether the page asks search engines not to index it.
+    /// Whether the pages ask search engines not to index them.
     package var noindex: Bool
     /// The board's feed on board and post pages (they set it), else false.
     package var boardFeed: FeedLinkData?
+}
+
+/// What differs from page to page in every page's head.
+package struct PageHeadData: TemplateData {
+    /// The relative path from the page to the site root (`""`, `"../"`); every link is written `{{root}}some/file.html`.
+    package var root: String
+    /// The page's title (the layout appends the site title).
+    package var title: String
+    /// Extra classic scripts of the page, relative to it.
+    package var scripts: [ScriptData]
 }
 
 /// The page rendered inside the layout.

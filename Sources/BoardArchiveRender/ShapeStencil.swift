@@ -54,13 +54,14 @@ enum ContextShape {
     /// value, the list's length and nested objects' shapes) and appends its leaves, as text, in the same order; false
     /// when one of them holds a value of another type.
     ///
-    /// - Parameter names: every name the template's tags use, sorted (``ShapeStencils/eligible``): no other key of a
+    /// - Parameter names: every name the template's tags use, sorted (``ShapeStencils/eligible``), or for a nested value
+    ///   the names that may be read from one (`nested`): no other key of a
     ///   context can change the output. They give the order: a dictionary's own order differs from one instance to the
     ///   next.
     ///   - printed: the names a variable tag prints: one holding an object or a list (which swift-mustache would print as
     ///     Swift's description of it) makes the context one for the engine.
     static func walk(
-        _ context: [String: Any], names: [String], printed: Set<String> = [], shape: inout BuildDigest, leaves: inout [String]
+        _ context: [String: Any], names: [String], nested: [String], printed: Set<String> = [], shape: inout BuildDigest, leaves: inout [String]
     ) -> Bool {
         for name in names {
             guard let found = context[name] else {
@@ -73,14 +74,14 @@ enum ContextShape {
             case .leaf(let text):
                 leaves.append(text)
             case .object(let object):
-                guard !printed.contains(name), walk(object, names: names, printed: printed, shape: &shape, leaves: &leaves) else {
+                guard !printed.contains(name), walk(object, names: nested, nested: nested, printed: printed, shape: &shape, leaves: &leaves) else {
                     return false
                 }
             case .list(let list):
                 guard !printed.contains(name) else { return false }
                 shape.add(list.count)
                 for element in list {
-                    guard walk(element, names: names, printed: printed, shape: &shape, leaves: &leaves) else { return false }
+                    guard walk(element, names: nested, nested: nested, printed: printed, shape: &shape, leaves: &leaves) else { return false }
                 }
             case .flag, .strings:
                 continue
@@ -90,8 +91,8 @@ enum ContextShape {
     }
 
     /// `context` with its leaves replaced by ``Stencil/placeholder(_:)`` `next`, `next + 1`, …, in
-    /// ``walk(_:names:printed:shape:leaves:)``'s order.
-    static func placeholders(_ context: [String: Any], names: [String], next: inout Int) -> [String: Any] {
+    /// ``walk(_:names:nested:printed:shape:leaves:)``'s order.
+    static func placeholders(_ context: [String: Any], names: [String], nested: [String], next: inout Int) -> [String: Any] {
         var copy = context
         for name in names {
             switch context[name].flatMap({ value($0, key: name) }) {
@@ -99,9 +100,9 @@ enum ContextShape {
                 copy[name] = Stencil.placeholder(next)
                 next += 1
             case .object(let object):
-                copy[name] = placeholders(object, names: names, next: &next)
+                copy[name] = placeholders(object, names: nested, nested: nested, next: &next)
             case .list(let list):
-                copy[name] = list.map { placeholders($0, names: names, next: &next) }
+                copy[name] = list.map { placeholders($0, names: nested, nested: nested, next: &next) }
             case .flag, .strings, nil:
                 continue
             }
@@ -116,6 +117,9 @@ enum ContextShape {
 struct StencilNames: Sendable, Equatable {
     var all: [String]
     var printed: Set<String>
+    /// The names that may be read from a value nested in the context (inside a section, after a dot), sorted: the only
+    /// keys of a nested object or a list's item that can change the output (a subset of ``all``).
+    var nested: [String]
 }
 
 /// A template's output for one shape: text, and the places where leaves go.
@@ -222,7 +226,9 @@ final class ShapeStencils: @unchecked Sendable {
         guard let names = eligible[template] else { return nil }
         var shape = BuildDigest()
         var leaves: [String] = []
-        guard ContextShape.walk(context, names: names.all, printed: names.printed, shape: &shape, leaves: &leaves) else { return nil }
+        guard ContextShape.walk(context, names: names.all, nested: names.nested, printed: names.printed, shape: &shape, leaves: &leaves) else {
+            return nil
+        }
         let key = Key(template: template, shape: shape)
         lock.lock()
         let found = stencils[key]
@@ -231,7 +237,7 @@ final class ShapeStencils: @unchecked Sendable {
         if let found { return found?.filled(with: leaves) }
         guard !full else { return nil }
         var next = 0
-        let rendered = try render(ContextShape.placeholders(context, names: names.all, next: &next))
+        let rendered = try render(ContextShape.placeholders(context, names: names.all, nested: names.nested, next: &next))
         let stencil = next == leaves.count ? Stencil(rendered: rendered, leafCount: next) : nil
         lock.lock()
         if stencils.updateValue(stencil, forKey: key) == nil { shapes[template, default: 0] += 1 }

@@ -8,9 +8,10 @@ import Foundation
 /// The vocabulary is one set for all templates (a key valid on one page kind is accepted on another, where it reads
 /// as nothing); a test checks that every context the build makes holds only declared keys.
 package enum TemplateKeys {
-    /// The keys every page and the layout share (``LayoutData``), with `content` (the page inside the layout,
-    /// ``RenderedPageData``).
-    static let common = TemplateDataKeys.of(LayoutData.self).union(TemplateDataKeys.of(RenderedPageData.self))
+    /// The keys every page and the layout share (``SiteData``, ``PageHeadData``), with `content` (the page inside the
+    /// layout, ``RenderedPageData``).
+    static let common = TemplateDataKeys.of(SiteData.self).union(TemplateDataKeys.of(PageHeadData.self)).union(
+        TemplateDataKeys.of(RenderedPageData.self))
 
     /// The home page and its board entries.
     static let home = TemplateDataKeys.of(HomeData.self)

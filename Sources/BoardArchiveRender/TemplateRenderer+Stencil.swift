@@ -57,21 +57,34 @@ extension TemplateRenderer {
     /// lines), no `U+0000` (the placeholders' mark) and no line break inside a tag (the checks read tags by spaces).
     static func stencilEligible(_ sources: [(name: String, text: String)]) -> [String: StencilNames] {
         let texts = Dictionary(sources.map { ($0.name, $0.text) }, uniquingKeysWith: { first, _ in first })
-        // Each safe template's own names; an unsafe one is absent.
+        // Each safe template's own names; an unsafe one is absent. Its partials, included outside any section (their
+        // names read the including context) or inside one (every name of theirs may read a nested value).
         var own: [String: StencilNames] = [:]
+        var partialsOutside: [String: [String]] = [:]
+        var partialsInside: [String: [String]] = [:]
         templates: for (name, text) in texts where isStencilSafe(text) {
-            var names = StencilNames(all: [], printed: [])
-            for tag in tags(in: text) where !["!", "/"].contains(tag.sigil) {
+            var names = StencilNames(all: [], printed: [], nested: [])
+            var depth = 0
+            for tag in tags(in: text) where tag.sigil != "!" {
+                if tag.sigil == "/" {
+                    depth = max(0, depth - 1)
+                    continue
+                }
                 if tag.sigil == ">" {
                     // A dynamic partial (`{{>*name}}`) picks its template by a value.
                     if tag.body.contains("*") { continue templates }
+                    if depth > 0 { partialsInside[name, default: []].append(tag.name) } else { partialsOutside[name, default: []].append(tag.name) }
                     continue
                 }
                 guard namesAValue(tag.name) else { continue templates }
                 if ["", "&", "{"].contains(tag.sigil), !tag.name.hasPrefix("s."), let last = tag.name.split(separator: ".").last {
                     names.printed.insert(String(last))
                 }
-                names.all += tag.name.split(separator: ".").map(String.init)
+                let parts = tag.name.split(separator: ".").map(String.init)
+                names.all += parts
+                // Inside a section a name may be read from the section's value; after a dot, always from a nested one.
+                names.nested += depth > 0 ? parts : Array(parts.dropFirst())
+                if tag.sigil == "#" || tag.sigil == "^" { depth += 1 }
             }
             own[name] = names
         }
@@ -81,9 +94,29 @@ extension TemplateRenderer {
             guard closure.allSatisfy({ $0 != nil }) else { continue }
             let names = closure.compactMap { $0 }
             eligible[name] = StencilNames(
-                all: Set(names.flatMap(\.all)).sorted(), printed: names.reduce(into: Set<String>()) { $0.formUnion($1.printed) })
+                all: Set(names.flatMap(\.all)).sorted(), printed: names.reduce(into: Set<String>()) { $0.formUnion($1.printed) },
+                nested: nestedNames(of: name, own: own, outside: partialsOutside, inside: partialsInside, texts: texts).sorted())
         }
         return eligible
+    }
+
+    /// The names of template `name` and its partials that may be read from a value nested in the page's context: those
+    /// inside a section or after a dot, and every name of a partial included inside a section.
+    private static func nestedNames(
+        of name: String, own: [String: StencilNames], outside: [String: [String]], inside: [String: [String]], texts: [String: String]
+    ) -> Set<String> {
+        // Partials included outside sections, followed from `name` (each once: a loop is refused when the templates load).
+        var nested: Set<String> = []
+        var seen: Set<String> = [name]
+        var pending = [name]
+        while let template = pending.popLast() {
+            nested.formUnion(own[template]?.nested ?? [])
+            for partial in inside[template] ?? [] {
+                for included in partialClosure(of: partial, in: texts) { nested.formUnion(own[included]?.all ?? []) }
+            }
+            for partial in outside[template] ?? [] where seen.insert(partial).inserted { pending.append(partial) }
+        }
+        return nested
     }
 
     /// Whether nothing in `text` changes how swift-mustache reads tags or places a value: no `U+0000` (the

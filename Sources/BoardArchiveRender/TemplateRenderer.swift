@@ -33,6 +33,8 @@ package struct TemplateRenderer: Sendable {
     package var noindex = false
     /// The stencils of the pages rendered so far, by template and shape (see ``ShapeStencils``).
     let stencils: ShapeStencils
+    /// The keys every page of the build shares (``SiteData``), made once.
+    let siteContexts = SiteContexts()
     /// The lists of rows each page template receives as the rows' HTML (see ``RowPrerender``).
     var prerenders: [String: [RowPrerender]] = [:]
 
@@ -115,7 +117,9 @@ package struct TemplateRenderer: Sendable {
         if !prerenders.isEmpty {
             // A row's flag and HTML are read wherever the wrapper is included.
             eligible = eligible.mapValues {
-                StencilNames(all: Array(Set($0.all).union([RowPrerender.flagKey, RowPrerender.htmlKey])).sorted(), printed: $0.printed)
+                StencilNames(
+                    all: Array(Set($0.all).union([RowPrerender.flagKey, RowPrerender.htmlKey])).sorted(), printed: $0.printed,
+                    nested: Array(Set($0.nested).union([RowPrerender.flagKey, RowPrerender.htmlKey])).sorted())
             }
         }
         return TemplateRenderer(
@@ -189,10 +193,14 @@ package struct TemplateRenderer: Sendable {
     ///   `scripts` (extra classic scripts, `[{src}]`, already relative to the page), `noindex` (the site asks search
     ///   engines not to index it; a tombstone sets it too), `boardFeed` (false; board and post pages set their board's feed).
     package func commonContext(relativeRoot: String, title: String, scripts: [String] = []) -> [String: Any] {
-        LayoutData(
-            root: relativeRoot, lang: strings.language.rawValue, s: StringsTable(strings.table), title: title, timeZone: clock.timeZone.identifier,
-            timeZoneOffset: clock.offsetMinutes, scripts: scripts.map { ScriptData(src: $0) }, noindex: noindex, boardFeed: nil
-        ).context
+        var context = siteContexts.context(noindex: noindex) {
+            SiteData(
+                lang: strings.language.rawValue, s: StringsTable(strings.table), timeZone: clock.timeZone.identifier,
+                timeZoneOffset: clock.offsetMinutes, noindex: noindex, boardFeed: nil
+            ).context
+        }
+        context.merge(PageHeadData(root: relativeRoot, title: title, scripts: scripts.map { ScriptData(src: $0) }).context) { _, page in page }
+        return context
     }
 
     /// The same renderer with `library` for its templates (see ``stencilPlan(rowKeys:pageKeys:)``); the keyword page
@@ -238,5 +246,22 @@ package struct TemplateRenderer: Sendable {
         merged.merge(context) { _, page in page }
         merged["content"] = try render(merged, with: template)  // RenderedPageData's one key
         return try render(merged, with: "layout")
+    }
+}
+
+/// The context of ``SiteData``, made once per renderer and `noindex` setting. Unchecked: its one dictionary is read
+/// and written under the lock, and holds strings, numbers and flags only.
+final class SiteContexts: @unchecked Sendable {
+    private let lock = NSLock()
+    private var made: [Bool: [String: Any]] = [:]
+
+    /// The context for `noindex`, made by `make` the first time.
+    func context(noindex: Bool, make: () -> [String: Any]) -> [String: Any] {
+        lock.lock()
+        defer { lock.unlock() }
+        if let context = made[noindex] { return context }
+        let context = make()
+        made[noindex] = context
+        return context
     }
 }
