@@ -153,15 +153,21 @@ extension TemplateRenderer {
 
     /// Every tag of a template's text, in order: its sigil (`#`, `^`, `/`, `&`, `{`, `>`, `!`, `=`, `<`, `$`, `%`, or
     /// empty for a variable), its name trimmed of spaces and tabs, its whole text between the braces, and where it stands.
+    ///
+    /// A comment ends at its first `}}` as swift-mustache reads it, whatever it holds (a `}` or a tag-like `{{/x}}`
+    /// inside it is not a tag).
     static func tags(in text: String) -> [(sigil: String, name: String, body: String, range: Range<String.Index>)] {
-        text.matches(of: #/\{\{(\{?)([^}]*)\}?\}\}/#).map { match in
-            var body = Substring(match.output.2).drop { $0 == " " || $0 == "\t" }
-            var sigil = String(match.output.1)
+        text.matches(of: #/\{\{(?:(!(?s:.*?))\}\}|(\{?)([^}]*)\}?\}\})/#).map { match in
+            if let comment = match.output.1 {
+                return ("!", String(comment.dropFirst().trimmingCharacters(in: .whitespaces)), String(comment), match.range)
+            }
+            var body = Substring(match.output.3 ?? "").drop { $0 == " " || $0 == "\t" }
+            var sigil = String(match.output.2 ?? "")
             if sigil.isEmpty, let first = body.first, "#^/&>!=<$%".contains(first) {
                 sigil = String(first)
                 body = body.dropFirst()
             }
-            return (sigil, String(body.trimmingCharacters(in: .whitespaces)), String(match.output.2), match.range)
+            return (sigil, String(body.trimmingCharacters(in: .whitespaces)), String(match.output.3 ?? ""), match.range)
         }
     }
 

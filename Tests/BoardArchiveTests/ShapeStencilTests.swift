@@ -101,6 +101,25 @@ import Testing
         #expect(renderer.stencils.eligible["home"] != nil)
     }
 
+    /// A comment ends at its first `}}` whatever it holds: a `{{/x}}` written in one is no closing tag, so the names
+    /// after it are still read inside the section (here from each board's feed link), not baked into the layout's stencil.
+    @Test func aCommentHoldingABraceDoesNotCloseASection() throws {
+        let tags = TemplateRenderer.tags(in: "{{#a}}{{! } {{/a}}{{b}}{{/a}}")
+        #expect(tags.map(\.sigil) == ["#", "!", "", "/"])
+        var layout = try String(contentsOf: SiteFixture.templatesDirectory.appendingPathComponent("layout.mustache"), encoding: .utf8)
+        try #require(layout.contains("{{#boardFeed}}\n"))
+        layout = layout.replacingOccurrences(of: "{{#boardFeed}}\n", with: "{{#boardFeed}}{{! } {{/boardFeed}}\n")
+        let renderer = try Self.load(["layout": layout])
+        #expect(renderer.stencils.eligible["layout"]?.nested.contains("href") == true)
+        for (index, board) in [Board(boardId: 1, displayName: "첫 게시판", orderNo: 1), Board(boardId: 2, displayName: "둘째", orderNo: 2)]
+            .enumerated()
+        {
+            let neighbours = PostNeighbours(
+                board: board, backPage: nil, previous: nil, next: nil, parent: nil, parentMissing: false, replies: [])
+            try Self.expectSameBytes(renderer, Self.pages.postPage(Self.posts[index], bodyHTML: "", neighbours: neighbours), template: "post")
+        }
+    }
+
     @Test func anObjectOrAListPrintedAsAValueIsLeftToTheEngine() throws {
         let renderer = try Self.load(["post": "{{title}} {{parent}} {{{replies}}}\n"])
         #expect(renderer.stencils.eligible["post"]?.printed.isSuperset(of: ["title", "parent", "replies"]) == true)
