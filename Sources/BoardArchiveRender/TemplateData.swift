@@ -24,7 +24,7 @@ package protocol TemplatePrepared: Codable {
 extension TemplateData {
     /// The Mustache context of this value.
     package var context: [String: Any] {
-        TemplateDataEncoder.object(of: self)
+        TemplateDataEncoder.object(of: self, known: TemplateDataEncoder.info(of: Self.self).size)
     }
 }
 
@@ -42,33 +42,24 @@ final class TemplateDataEncoder: Encoder {
         case text, number, flag, inlined, prepared, list, object
     }
 
-    /// The kind of each type met so far: asking the runtime whether a type conforms to a protocol costs more than
-    /// encoding a row's fields, so each type is asked once.
-    private static let kinds = Mutex<[ObjectIdentifier: Kind]>([:])
-
-    /// How many keys a value of each type held when last encoded: its next context is made that large at once, as a
-    /// dictionary literal would be, instead of growing key by key.
-    private static let sizes = Mutex<[ObjectIdentifier: Int]>([:])
-
-    /// The context of a keyed value.
-    static func object<T: Encodable>(of value: T) -> [String: Any] {
-        let id = ObjectIdentifier(T.self)
-        let encoder = TemplateDataEncoder()
-        let known = sizes.withLock { $0[id] } ?? 0
-        encoder.object.reserveCapacity(known)
-        do { try value.encode(to: encoder) } catch { preconditionFailure("template data cannot fail to encode: \(error)") }
-        let size = encoder.object.count
-        if size > known { sizes.withLock { $0[id] = max($0[id] ?? 0, size) } }
-        return encoder.object
+    /// What is known of a type: its kind and how many keys a value of it held when last encoded (its next context
+    /// is made that large at once, as a dictionary literal would be, instead of growing key by key).
+    struct TypeInfo {
+        var kind: Kind
+        var size = 0
     }
 
-    /// The kind of `type`.
-    static func kind<T>(of type: T.Type) -> Kind {
+    /// Each type met so far: asking the runtime whether a type conforms to a protocol costs more than encoding a row's
+    /// fields, so each type is asked once, and one lookup gives both its kind and its size.
+    private static let types = Mutex<[ObjectIdentifier: TypeInfo]>([:])
+
+    /// What is known of `type`, classified on first sight.
+    static func info<T>(of type: T.Type) -> TypeInfo {
         let id = ObjectIdentifier(type)
-        if let kind = kinds.withLock({ $0[id] }) { return kind }
-        let kind = classify(type)
-        kinds.withLock { $0[id] = kind }
-        return kind
+        if let info = types.withLock({ $0[id] }) { return info }
+        let info = TypeInfo(kind: classify(type))
+        types.withLock { $0[id] = $0[id] ?? info }
+        return info
     }
 
     private static func classify<T>(_ type: T.Type) -> Kind {
@@ -81,17 +72,32 @@ final class TemplateDataEncoder: Encoder {
         return .object
     }
 
+    /// An encoder that has encoded `value`.
+    private static func encoding(_ value: some Encodable, reserving size: Int = 0) -> TemplateDataEncoder {
+        let encoder = TemplateDataEncoder()
+        encoder.object.reserveCapacity(size)
+        do { try value.encode(to: encoder) } catch { preconditionFailure("template data cannot fail to encode: \(error)") }
+        return encoder
+    }
+
+    /// The context of a keyed value whose type (``info(of:)``) held `known` keys before.
+    static func object<T: Encodable>(of value: T, known: Int) -> [String: Any] {
+        let object = encoding(value, reserving: known).object
+        if object.count > known {
+            let id = ObjectIdentifier(T.self)
+            types.withLock { if let size = $0[id]?.size, size < object.count { $0[id]?.size = object.count } }
+        }
+        return object
+    }
+
     /// The context value of `value`: itself for a text, number or flag, else a nested object, list or prepared value.
     static func contextValue<T: Encodable>(of value: T) -> Any {
-        let kind = kind(of: T.self)
-        switch kind {
+        let info = info(of: T.self)
+        switch info.kind {
         case .text, .number, .flag: return value
         case .prepared: return (value as? any TemplatePrepared)?.templateValue ?? false
-        case .inlined, .object: return object(of: value)
-        case .list:
-            let encoder = TemplateDataEncoder()
-            do { try value.encode(to: encoder) } catch { preconditionFailure("template data cannot fail to encode: \(error)") }
-            return encoder.list
+        case .inlined, .object: return object(of: value, known: info.size)
+        case .list: return encoding(value).list
         }
     }
 
@@ -128,7 +134,7 @@ final class TemplateDataEncoder: Encoder {
             try encode(value, forKey: key)
         }
         mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-            if TemplateDataEncoder.kind(of: T.self) == .inlined {
+            if TemplateDataEncoder.info(of: T.self).kind == .inlined {
                 try value.encode(to: encoder)
             } else {
                 encoder.object[key.stringValue] = TemplateDataEncoder.contextValue(of: value)
