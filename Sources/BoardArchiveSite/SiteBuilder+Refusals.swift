@@ -14,7 +14,7 @@ extension SiteBuilder {
     /// - Throws: ``BuildError/Reason/wouldRemoveMostPosts(previous:next:)`` (phase `prepare`).
     static func refuseShrinking(previous: URL?, manifest: SiteManifest, boards: [Board], store: any ArchiveSnapshot, allowShrink: Bool) throws {
         guard !allowShrink, let previous else { return }
-        let before = manifest.digests.isEmpty ? Self.postPageCount(in: previous) : Self.postPageCount(in: manifest)
+        let before = manifest.digests.isEmpty ? Self.postPageCount(in: previous) : manifest.postPageCount
         guard before > 0 else { return }
         let counts: [Int: Int]
         do { counts = try store.postCountsByBoard() } catch { throw BuildError(phase: .store, underlying: error) }
@@ -29,13 +29,6 @@ extension SiteBuilder {
         let folder = site.appendingPathComponent("posts", isDirectory: true)
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         return names.count { $0.hasSuffix(".html") }
-    }
-
-    /// The number of post pages (`posts/*.html`) a site's manifest lists.
-    static func postPageCount(in manifest: SiteManifest) -> Int {
-        manifest.digests.keys.count { path in
-            path.hasPrefix("posts/") && path.hasSuffix(".html") && !path.utf8.dropFirst(6).contains(UInt8(ascii: "/"))
-        }
     }
 
     /// Refuses a store holding a board or post id beyond ``ArchiveID/maximum``: the search page would link such a

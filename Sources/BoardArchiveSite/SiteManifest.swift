@@ -19,7 +19,9 @@ struct SiteManifest: Sendable, Equatable {
     static let legacyHeader = "boardarchive-manifest 1"
 
     /// Path → digest.
-    var digests: [String: BuildDigest]
+    let digests: [String: BuildDigest]
+    /// How many post pages (`posts/<name>.html`) the manifest lists.
+    let postPageCount: Int
     /// The paths in sorted order, when the manifest was read from a file that listed them so (``load(from:)``): the
     /// next manifest is written in this order, merged with the new paths, instead of sorting every path again.
     private(set) var sortedPaths: [String]?
@@ -27,7 +29,18 @@ struct SiteManifest: Sendable, Equatable {
     private(set) var sortedDigests: [BuildDigest] = []
 
     init(digests: [String: BuildDigest] = [:]) {
+        self.init(digests: digests, postPageCount: digests.keys.count { Self.isPostPage($0.utf8) })
+    }
+
+    private init(digests: [String: BuildDigest], postPageCount: Int) {
         self.digests = digests
+        self.postPageCount = postPageCount
+    }
+
+    /// Whether `path` is a post page's: `posts/`, a name without `/`, `.html`.
+    private static func isPostPage(_ path: some BidirectionalCollection<UInt8>) -> Bool {
+        path.starts(with: "posts/".utf8) && path.dropFirst(6).suffix(5).elementsEqual(".html".utf8)
+            && !path.dropFirst(6).contains(UInt8(ascii: "/"))
     }
 
     static func == (lhs: SiteManifest, rhs: SiteManifest) -> Bool { lhs.digests == rhs.digests }
@@ -53,6 +66,8 @@ struct SiteManifest: Sendable, Equatable {
             paths.reserveCapacity(lineCount)
             var sortedDigests: [BuildDigest] = []
             sortedDigests.reserveCapacity(lineCount)
+            // Counted on the bytes: counting them in the table of paths was 2 % of a night's rebuild.
+            var postPageCount = 0
             // Whether the paths come in UTF-8 order, compared on the bytes of the previous line (no string copied).
             var isSorted = true
             var previousPath = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
@@ -75,13 +90,14 @@ struct SiteManifest: Sendable, Equatable {
                 let pathBytes = UnsafeBufferPointer(rebasing: line[33...])
                 if isSorted, !paths.isEmpty, !Bytes.precedes(previousPath, pathBytes) { isSorted = false }
                 previousPath = pathBytes
+                if Self.isPostPage(pathBytes) { postPageCount += 1 }
                 let path = String(decoding: pathBytes, as: UTF8.self)
                 digests[path] = digest
                 paths.append(path)
                 sortedDigests.append(digest)
             }
             guard !isFirst else { return nil }
-            var manifest = SiteManifest(digests: digests)
+            var manifest = SiteManifest(digests: digests, postPageCount: postPageCount)
             manifest.sortedPaths = isSorted ? paths : nil
             manifest.sortedDigests = isSorted ? sortedDigests : []
             return manifest
@@ -107,11 +123,14 @@ struct SiteManifest: Sendable, Equatable {
         try SiteOutput.writeFile(to: url) { write in try encode(entries) { chunk in try chunk.withUnsafeBytes { try write($0) } } }
     }
 
-    /// Writes the manifest of a build that made exactly the paths of this one (a manifest ``load(from:)`` read), with the
-    /// digests of `changes` (paths of this manifest) replaced: its lines in order, without looking any path up (a day
-    /// later, or after a few edits, a few hundred of 133,568 digests change). False, with nothing written, when this
-    /// manifest does not know its order.
-    func write(to url: URL, replacing changes: [(path: String, digest: BuildDigest)]) throws -> Bool {
+    /// Writes the manifest of a build that made every path of this one (a manifest ``load(from:)`` read) and `additions`
+    /// besides, with the digests of `changes` (paths of this manifest) replaced: its lines in order, merged with the
+    /// sorted additions, without looking any path up (a night of new posts and a few edits changes a few hundred of
+    /// 134,000 digests and adds a few thousand paths). False, with nothing written, when this manifest does not know its
+    /// order or a change is not one of its paths.
+    func write(
+        to url: URL, replacing changes: [(path: String, digest: BuildDigest)], adding additions: [(path: String, digest: BuildDigest)] = []
+    ) throws -> Bool {
         guard let paths = sortedPaths, sortedDigests.count == paths.count else { return false }
         var digests = sortedDigests
         var next = 0
@@ -121,8 +140,27 @@ struct SiteManifest: Sendable, Equatable {
             guard next < paths.count, paths[next] == change.path else { return false }
             digests[next] = change.digest
         }
-        try Self.write(zip(paths, digests), to: url)
+        let added = additions.sorted(by: { Bytes.utf8Precedes($0.path, $1.path) })
+        try Self.write(Self.merged(paths: paths, digests: digests, added: added), to: url)
         return true
+    }
+
+    /// The lines of `paths` (sorted, with `digests`) and of `added` (sorted, none of them in `paths`), in path order.
+    private static func merged(
+        paths: [String], digests: [BuildDigest], added: [(path: String, digest: BuildDigest)]
+    ) -> AnySequence<(String, BuildDigest)> {
+        var (next, nextAdded) = (0, 0)
+        return AnySequence {
+            AnyIterator { () -> (String, BuildDigest)? in
+                if nextAdded < added.count, next == paths.count || Bytes.utf8Precedes(added[nextAdded].path, paths[next]) {
+                    defer { nextAdded += 1 }
+                    return (added[nextAdded].path, added[nextAdded].digest)
+                }
+                guard next < paths.count else { return nil }
+                defer { next += 1 }
+                return (paths[next], digests[next])
+            }
+        }
     }
 
     /// The entries sorted by path: `previous`'s sorted paths still listed, merged with the others sorted.

@@ -47,6 +47,10 @@ final class SiteOutput: @unchecked Sendable {
     private var previousDigestsMatched = 0
     /// Declared paths the previous manifest holds with another digest, and their new digests.
     private var previousDigestsChanged: [(path: String, digest: BuildDigest)] = []
+    /// Declared paths the previous manifest does not hold, with their digests: kept only when the next manifest can be
+    /// written by merging them into the previous one (a previous manifest in sorted order), so that a full build does
+    /// not hold every path twice.
+    private var previousPathsAdded: [(path: String, digest: BuildDigest)] = []
     /// The caller's progress display, told of every file rendered and written.
     private let progress: ProgressMeter
 
@@ -110,6 +114,8 @@ final class SiteOutput: @unchecked Sendable {
                 return false
             }
             previousDigestsChanged.append((relativePath, digest))
+        } else if previousDirectory != nil, previousManifest.sortedPaths != nil {
+            previousPathsAdded.append((relativePath, digest))
         }
         report.rendered += 1
         progress.update { $0.filesRendered += 1 }
@@ -193,6 +199,12 @@ final class SiteOutput: @unchecked Sendable {
     /// The paths the previous manifest holds that were declared with another digest, with their new digests.
     var changedPreviousDigests: [(path: String, digest: BuildDigest)] {
         lock.withLock { previousDigestsChanged }
+    }
+
+    /// The paths the previous manifest does not hold that were declared, with their digests (none unless the previous
+    /// manifest was read in sorted order).
+    var addedPreviousDigests: [(path: String, digest: BuildDigest)] {
+        lock.withLock { previousPathsAdded }
     }
 
     /// The paths written into the staging folder, sorted.

@@ -175,9 +175,11 @@ struct SitePublisher: Sendable {
         } catch {
             throw BuildError(phase: .publish, underlying: error, location: manifestURL.deletingLastPathComponent().path)
         }
-        // The same paths as the previous build's: its manifest with the changed digests replaced.
-        let samePaths = previous != nil && coverage.allDeclared && produced.count == output.previousManifest.digests.count
-        let replaced = try samePaths && output.previousManifest.write(to: manifestURL, replacing: output.changedPreviousDigests)
+        // Every path of the previous build's made again: its manifest with the changed digests replaced and the new paths
+        // merged in.
+        let added = output.addedPreviousDigests.filter { $0.path != SiteManifest.path }
+        let keptAll = previous != nil && coverage.allDeclared && produced.count == output.previousManifest.digests.count + added.count
+        let replaced = try keptAll && output.previousManifest.write(to: manifestURL, replacing: output.changedPreviousDigests, adding: added)
         if !replaced {
             try SiteManifest(digests: produced).write(to: manifestURL, previous: output.previousManifest)
         }

@@ -159,6 +159,29 @@ struct SiteManifestWriteTests {
         #expect(try !SiteManifest(digests: digests).write(to: url, replacing: []))
     }
 
+    @Test("new paths merge into the previous manifest's order: first, between and after its paths, in UTF-8 order")
+    func newPathsMergeIntoThePreviousOrder() throws {
+        let digest = Self.digest
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent(SiteManifest.fileName)
+        var digests = Dictionary(uniqueKeysWithValues: (0..<300).map { ("posts/\($0 * 5).html", digest($0)) })
+        try SiteManifest(digests: digests).write(to: url)
+        let previous = try #require(SiteManifest.load(from: folder))
+        // Before every path, between two (unsorted on purpose), after every path, and a path whose UTF-8 order differs
+        // from its UTF-16 order.
+        let added = [
+            ("posts/7.html", digest(2000)), ("assets/a.css", digest(2001)), ("posts/1.html", digest(2002)), ("zz/í.html", digest(2003)),
+            ("zz/\u{FF61}.html", digest(2004)), ("zz/\u{1F600}.html", digest(2005)),
+        ]
+        let changes = [("posts/10.html", digest(3000))]
+        for (path, value) in added + changes { digests[path] = value }
+        #expect(try previous.write(to: url, replacing: changes.map { (path: $0.0, digest: $0.1) }, adding: added.map { (path: $0.0, digest: $0.1) }))
+        #expect(try Data(contentsOf: url) == SiteManifest(digests: digests).encoded())
+        #expect(try previous.write(to: url, replacing: [], adding: [(path: "a.html", digest: digest(1))]))
+        #expect(try SiteManifest.load(from: folder)?.digests.count == 301)
+    }
+
     @Test("a manifest whose lines are out of order reads back but claims no order: the next one is written sorted")
     func aManifestOutOfOrderReadsBackWithoutItsOrder() throws {
         let digest = Self.digest
