@@ -7,8 +7,10 @@ import Logging
 /// What every step of one build shares (as Publish's steps share one context): the build's collaborators, made once by
 /// ``SiteBuilder/build()``, and what each step learns for the steps after it.
 ///
-/// Steps run one after another; a step may work on every core inside, reading the collaborators, which are not
-/// changed after the context is made. Only the steps write the learned values, each before the next step starts.
+/// Steps run one after another, but for the steps of a ``BuildStep/sideBySide(_:)`` group; a step may work on every
+/// core inside, reading the collaborators, which are not changed after the context is made. Only the steps write the
+/// learned values, each a value of its own, before the next step starts (a side-by-side group's steps write
+/// different values and read none the other writes).
 final class BuildContext: @unchecked Sendable {
     let configuration: BuildConfiguration
     let logger: Logger
@@ -82,4 +84,20 @@ struct BuildStep: Sendable {
     /// The phase a failure of the step is reported in.
     let phase: BuildError.Phase
     let body: @Sendable (BuildContext) throws -> Void
+
+    /// Steps that neither read what the others learn nor write the same values, run on cores of their own when there
+    /// are spare ones (``concurrentMap(_:_:)``), else one after another. Each is run, timed and wrapped as a step of its
+    /// own. The error thrown is the one running them in order would throw: when several fail, the first's in this
+    /// order; a failure of the first step stops the others at their next file (``SiteOutput/refuseFurtherFiles()``),
+    /// and a later step's failure lets the steps before it finish.
+    static func sideBySide(_ steps: BuildStep...) -> BuildStep {
+        BuildStep(name: steps.map(\.name).joined(separator: " + "), phase: steps[0].phase) { context in
+            _ = try concurrentMap(steps.count) { index in
+                do { try context.run(steps[index]) } catch {
+                    if index == 0 { context.output.refuseFurtherFiles() }
+                    throw error
+                }
+            }
+        }
+    }
 }

@@ -14,9 +14,9 @@ import Logging
 //   assets               `templates/assets/**` → `assets/**`
 //   store checks         boards, the refusals (a shrinking site, ids beyond the rule), the posts' digest, and whether the
 //                        board, post and home pages and the feeds are unchanged as a whole
-//   board and post pages per board, boards side by side (streamed keys): board pages + post pages
+//   board and post pages per board, boards side by side (streamed keys): board pages + post pages; side by side with
+//   + search             `SearchPhase` (its own steps: search blocks, directory, keyword matches, keyword pages)
 //   home                 `index.html` from the board summaries
-//   search               `SearchPhase` (its own steps: search blocks, directory, keyword matches, keyword pages)
 //   feeds, sitemap       Atom feeds of every board and of the archive; with a base URL `sitemap.xml`, `robots.txt`
 //   takedowns counted    read before publishing
 //   publish              `SitePublisher.publish(_:)`: marker, manifest, stale files, the swap of site and state

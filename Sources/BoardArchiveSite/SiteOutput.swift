@@ -53,6 +53,8 @@ final class SiteOutput: @unchecked Sendable {
     private var previousPathsAdded: [(path: String, digest: BuildDigest)] = []
     /// The caller's progress display, told of every file rendered and written.
     private let progress: ProgressMeter
+    /// Whether the build failed and its steps still running must stop (``refuseFurtherFiles()``).
+    private var refusing = false
 
     /// Creates a writer into `stagingDirectory` (which must exist) keeping files of `previousDirectory` and of its state
     /// folder `previousStateDirectory` (default: ``BuildState/defaultDirectory(for:)``).
@@ -101,9 +103,16 @@ final class SiteOutput: @unchecked Sendable {
         }
     }
 
+    /// Makes every later declaration and write throw `CancellationError`: a step that failed stops the steps running beside
+    /// it at their next file (``BuildStep/sideBySide(_:)``).
+    func refuseFurtherFiles() {
+        lock.withLock { refusing = true }
+    }
+
     /// Records `relativePath` with `digest`; returns whether it must be rendered. The caller holds ``lock`` and counts the
     /// file's kind.
     private func declare(_ relativePath: String, digest: BuildDigest) throws -> Bool {
+        if refusing { throw CancellationError() }
         guard produced.updateValue(digest, forKey: relativePath) == nil else {
             throw BuildError(phase: .publish, reason: .invalidOutputPath(relativePath), location: stagingDirectory.path)
         }
@@ -162,6 +171,7 @@ final class SiteOutput: @unchecked Sendable {
         // `settled` and `staged` hold the manifest's own key (same storage), not `relativePath`: at a million posts,
         // a second copy of every path was about a tenth of the build's peak memory.
         let key = try lock.withLock {
+            if refusing { throw CancellationError() }
             guard let index = produced.index(forKey: relativePath), settled.insert(produced[index].key).inserted else {
                 throw BuildError(phase: .publish, reason: .invalidOutputPath(relativePath), location: stagingDirectory.path)
             }
