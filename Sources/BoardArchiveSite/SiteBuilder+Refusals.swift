@@ -14,7 +14,7 @@ extension SiteBuilder {
     /// - Throws: ``BuildError/Reason/wouldRemoveMostPosts(previous:next:)`` (phase `prepare`).
     static func refuseShrinking(previous: URL?, manifest: SiteManifest, boards: [Board], store: any ArchiveSnapshot, allowShrink: Bool) throws {
         guard !allowShrink, let previous else { return }
-        let before = manifest.digests.isEmpty ? Self.postPageCount(in: previous) : manifest.postPageCount
+        let before = manifest.isEmpty ? Self.postPageCount(in: previous) : manifest.postPageCount
         guard before > 0 else { return }
         let counts: [Int: Int]
         do { counts = try store.postCountsByBoard() } catch { throw BuildError(phase: .store, underlying: error) }

@@ -44,8 +44,9 @@ extension SiteBuilder {
         let digest = pagesDigest(posts: posts, base: base, baseURL: baseURL, clock: clock)
         let unchanged = output.previousDigest(of: Self.pagesStatePath) == digest
         if unchanged {
-            for (path, previous) in output.previousManifest.digests where Self.isPage(path) {
-                _ = try output.needsRendering(path, digest: previous)
+            let manifest = output.previousManifest
+            for (row, path) in manifest.paths.enumerated() where Self.isPage(path) {
+                _ = try output.needsRendering(path, digest: manifest.digest(atRow: row))
             }
         }
         if try output.needsRendering(Self.pagesStatePath, digest: digest) {

@@ -18,24 +18,47 @@ struct SiteManifest: Sendable, Equatable {
     /// The first line of the manifests kept inside the site (``BuildState/legacyManifest``), read once to migrate them.
     static let legacyHeader = "boardarchive-manifest 1"
 
-    /// Path → digest.
-    let digests: [String: BuildDigest]
+    /// Every path, in the file's order (sorted when ``isSorted``), and its digest at the same index (its *row*).
+    let paths: [String]
+    private let rowDigests: [BuildDigest]
+    /// Path → row: one table of the paths, whose rows a build marks as it declares them (``SiteOutput``) instead of
+    /// filling a second table of every path (at a million posts, filling it was a tenth of a night's rebuild).
+    private let rows: [String: Int]
+    /// Whether ``paths`` are in UTF-8 order: read from a file that listed them so (``load(from:)``). The next manifest is
+    /// then written in this order, merged with the new paths, instead of sorting every path again.
+    let isSorted: Bool
     /// How many post pages (`posts/<name>.html`) the manifest lists.
     let postPageCount: Int
-    /// The paths in sorted order, when the manifest was read from a file that listed them so (``load(from:)``): the
-    /// next manifest is written in this order, merged with the new paths, instead of sorting every path again.
-    private(set) var sortedPaths: [String]?
-    /// The digests of ``sortedPaths``, in the same order.
-    private(set) var sortedDigests: [BuildDigest] = []
 
     init(digests: [String: BuildDigest] = [:]) {
-        self.init(digests: digests, postPageCount: digests.keys.count { Self.isPostPage($0.utf8) })
+        self.init(
+            paths: Array(digests.keys), digests: Array(digests.values), rows: nil, isSorted: false,
+            postPageCount: digests.keys.count { Self.isPostPage($0.utf8) })
     }
 
-    private init(digests: [String: BuildDigest], postPageCount: Int) {
-        self.digests = digests
+    private init(paths: [String], digests: [BuildDigest], rows: [String: Int]?, isSorted: Bool, postPageCount: Int) {
+        self.paths = paths
+        self.rowDigests = digests
+        self.rows = rows ?? Dictionary(uniqueKeysWithValues: zip(paths, paths.indices))
+        self.isSorted = isSorted
         self.postPageCount = postPageCount
     }
+
+    /// How many paths the manifest lists.
+    var count: Int { paths.count }
+    var isEmpty: Bool { paths.isEmpty }
+
+    /// The row of `path`, or nil when the manifest does not list it.
+    func row(of path: String) -> Int? { rows[path] }
+
+    /// The digest of the path at `row`.
+    func digest(atRow row: Int) -> BuildDigest { rowDigests[row] }
+
+    /// The digest of `path`, or nil when the manifest does not list it.
+    func digest(of path: String) -> BuildDigest? { rows[path].map { rowDigests[$0] } }
+
+    /// Path → digest, as one table (made on each call: for tests and the one-time migration of an old site's state).
+    var digests: [String: BuildDigest] { rows.mapValues { rowDigests[$0] } }
 
     /// Whether `path` is a post page's: `posts/`, a name without `/`, `.html`.
     private static func isPostPage(_ path: some BidirectionalCollection<UInt8>) -> Bool {
@@ -60,12 +83,12 @@ struct SiteManifest: Sendable, Equatable {
             let newline = UInt8(ascii: "\n")
             var lineCount = 0
             for byte in bytes where byte == newline { lineCount += 1 }
-            var digests: [String: BuildDigest] = [:]
-            digests.reserveCapacity(lineCount)
+            var rows: [String: Int] = [:]
+            rows.reserveCapacity(lineCount)
             var paths: [String] = []
             paths.reserveCapacity(lineCount)
-            var sortedDigests: [BuildDigest] = []
-            sortedDigests.reserveCapacity(lineCount)
+            var digests: [BuildDigest] = []
+            digests.reserveCapacity(lineCount)
             // Counted on the bytes: counting them in the table of paths was 2 % of a night's rebuild.
             var postPageCount = 0
             // Whether the paths come in UTF-8 order, compared on the bytes of the previous line (no string copied).
@@ -92,22 +115,20 @@ struct SiteManifest: Sendable, Equatable {
                 previousPath = pathBytes
                 if Self.isPostPage(pathBytes) { postPageCount += 1 }
                 let path = String(decoding: pathBytes, as: UTF8.self)
-                digests[path] = digest
+                // A path listed twice: not a manifest this version wrote.
+                guard rows.updateValue(paths.count, forKey: path) == nil else { return nil }
                 paths.append(path)
-                sortedDigests.append(digest)
+                digests.append(digest)
             }
             guard !isFirst else { return nil }
-            var manifest = SiteManifest(digests: digests, postPageCount: postPageCount)
-            manifest.sortedPaths = isSorted ? paths : nil
-            manifest.sortedDigests = isSorted ? sortedDigests : []
-            return manifest
+            return SiteManifest(paths: paths, digests: digests, rows: rows, isSorted: isSorted, postPageCount: postPageCount)
         }
     }
 
     /// The manifest's bytes: the header, then `digest path` lines sorted by path.
     func encoded() -> Data {
         var data = Data()
-        Self.encode(sortedEntries(previous: nil).lazy.map { ($0.key, $0.value) }) { data.append(contentsOf: $0) }
+        Self.encode(sortedEntries(previous: nil)) { data.append(contentsOf: $0) }
         return data
     }
 
@@ -115,7 +136,7 @@ struct SiteManifest: Sendable, Equatable {
     /// is never held at once. The paths of `previous` that it still lists keep their sorted order, so only the new
     /// paths are sorted (sorting all of them was most of publishing a rebuild).
     func write(to url: URL, previous: SiteManifest? = nil) throws {
-        try Self.write(sortedEntries(previous: previous).lazy.map { ($0.key, $0.value) }, to: url)
+        try Self.write(sortedEntries(previous: previous), to: url)
     }
 
     /// Writes the lines of `entries` (sorted) to `url`.
@@ -123,66 +144,54 @@ struct SiteManifest: Sendable, Equatable {
         try SiteOutput.writeFile(to: url) { write in try encode(entries) { chunk in try chunk.withUnsafeBytes { try write($0) } } }
     }
 
-    /// Writes the manifest of a build that made every path of this one (a manifest ``load(from:)`` read) and `additions`
-    /// besides, with the digests of `changes` (paths of this manifest) replaced: its lines in order, merged with the
-    /// sorted additions, without looking any path up (a night of new posts and a few edits changes a few hundred of
-    /// 134,000 digests and adds a few thousand paths). False, with nothing written, when this manifest does not know its
-    /// order or a change is not one of its paths.
+    /// Writes the manifest of the build after the one this manifest (read in sorted order) describes: its lines in order
+    /// but for the rows `kept` leaves out (files the build no longer makes), the digests of `changes` (rows) replaced,
+    /// and the sorted `additions` merged in; no path is looked up (a night of new posts and a few edits changes a few
+    /// hundred of 134,000 digests and adds a few thousand paths). False, with nothing written, when this manifest does
+    /// not know its order.
     func write(
-        to url: URL, replacing changes: [(path: String, digest: BuildDigest)], adding additions: [(path: String, digest: BuildDigest)] = []
+        to url: URL, keeping kept: (Int) -> Bool = { _ in true }, replacing changes: [(row: Int, digest: BuildDigest)],
+        adding additions: [(path: String, digest: BuildDigest)] = []
     ) throws -> Bool {
-        guard let paths = sortedPaths, sortedDigests.count == paths.count else { return false }
-        var digests = sortedDigests
-        var next = 0
-        for change in changes.sorted(by: { Bytes.utf8Precedes($0.path, $1.path) }) {
-            while next < paths.count, Bytes.utf8Precedes(paths[next], change.path) { next += 1 }
-            // A change this manifest does not list: the caller writes the manifest in full.
-            guard next < paths.count, paths[next] == change.path else { return false }
-            digests[next] = change.digest
-        }
+        guard isSorted else { return false }
+        var digests = rowDigests
+        for change in changes { digests[change.row] = change.digest }
+        let keptRows = paths.indices.lazy.filter(kept)
         let added = additions.sorted(by: { Bytes.utf8Precedes($0.path, $1.path) })
-        try Self.write(Self.merged(paths: paths, digests: digests, added: added), to: url)
+        try Self.write(Self.merged(keptRows.lazy.map { (self.paths[$0], digests[$0]) }, added), to: url)
         return true
     }
 
-    /// The lines of `paths` (sorted, with `digests`) and of `added` (sorted, none of them in `paths`), in path order.
+    /// The lines of `kept` (sorted) and of `added` (sorted, none of them in `kept`), in path order.
     private static func merged(
-        paths: [String], digests: [BuildDigest], added: [(path: String, digest: BuildDigest)]
+        _ kept: some Sequence<(String, BuildDigest)>, _ added: [(path: String, digest: BuildDigest)]
     ) -> AnySequence<(String, BuildDigest)> {
-        var (next, nextAdded) = (0, 0)
-        return AnySequence {
-            AnyIterator { () -> (String, BuildDigest)? in
-                if nextAdded < added.count, next == paths.count || Bytes.utf8Precedes(added[nextAdded].path, paths[next]) {
-                    defer { nextAdded += 1 }
-                    return (added[nextAdded].path, added[nextAdded].digest)
+        AnySequence { () -> AnyIterator<(String, BuildDigest)> in
+            var keptLines = kept.makeIterator()
+            var pending = keptLines.next()
+            var next = 0
+            return AnyIterator {
+                if next < added.count, pending.map({ Bytes.utf8Precedes(added[next].path, $0.0) }) ?? true {
+                    defer { next += 1 }
+                    return (added[next].path, added[next].digest)
                 }
-                guard next < paths.count else { return nil }
-                defer { next += 1 }
-                return (paths[next], digests[next])
+                defer { pending = keptLines.next() }
+                return pending
             }
         }
     }
 
     /// The entries sorted by path: `previous`'s sorted paths still listed, merged with the others sorted.
-    private func sortedEntries(previous: SiteManifest?) -> [(key: String, value: BuildDigest)] {
-        guard let previous, let old = previous.sortedPaths else { return digests.sorted(by: { Bytes.utf8Precedes($0.key, $1.key) }) }
-        var kept: [(key: String, value: BuildDigest)] = []
-        kept.reserveCapacity(digests.count)
-        for path in old { if let digest = digests[path] { kept.append((path, digest)) } }
-        guard kept.count < digests.count else { return kept }
-        let added = digests.filter { previous.digests[$0.key] == nil }.sorted(by: { Bytes.utf8Precedes($0.key, $1.key) })
-        var entries: [(key: String, value: BuildDigest)] = []
-        entries.reserveCapacity(digests.count)
-        var next = added.startIndex
-        for entry in kept {
-            while next < added.endIndex, Bytes.utf8Precedes(added[next].key, entry.key) {
-                entries.append(added[next])
-                next += 1
-            }
-            entries.append(entry)
+    private func sortedEntries(previous: SiteManifest?) -> [(String, BuildDigest)] {
+        guard let previous, previous.isSorted else {
+            return zip(paths, rowDigests).sorted(by: { Bytes.utf8Precedes($0.0, $1.0) })
         }
-        entries.append(contentsOf: added[next...])
-        return entries
+        var kept: [(String, BuildDigest)] = []
+        kept.reserveCapacity(count)
+        for path in previous.paths { if let digest = digest(of: path) { kept.append((path, digest)) } }
+        guard kept.count < count else { return kept }
+        let added = zip(paths, rowDigests).filter { previous.row(of: $0.0) == nil }.sorted(by: { Bytes.utf8Precedes($0.0, $1.0) })
+        return Array(Self.merged(kept, added.map { (path: $0.0, digest: $0.1) }))
     }
 
     /// Hands the bytes of a manifest of `entries` (sorted) to `sink` in chunks, in order.

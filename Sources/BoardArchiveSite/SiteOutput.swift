@@ -37,7 +37,10 @@ final class SiteOutput: @unchecked Sendable {
     var isComplete: Bool { previousDirectory == nil }
 
     private let lock = NSLock()
-    private var produced: [String: BuildDigest] = [:]
+    /// Which rows of the previous manifest were declared (paths this build makes again); empty without a previous site.
+    private var declaredRows: [Bool]
+    /// Declared paths the previous manifest does not hold (every path without a previous site), with their digests.
+    private var added: [String: BuildDigest] = [:]
     private var staged: [String] = []
     private var settled: Set<String> = []
     private var createdDirectories: Set<String> = [""]
@@ -45,12 +48,8 @@ final class SiteOutput: @unchecked Sendable {
     /// Declared paths the previous manifest holds, and how many of those with the same digest.
     private var previousPathsDeclared = 0
     private var previousDigestsMatched = 0
-    /// Declared paths the previous manifest holds with another digest, and their new digests.
-    private var previousDigestsChanged: [(path: String, digest: BuildDigest)] = []
-    /// Declared paths the previous manifest does not hold, with their digests: kept only when the next manifest can be
-    /// written by merging them into the previous one (a previous manifest in sorted order), so that a full build does
-    /// not hold every path twice.
-    private var previousPathsAdded: [(path: String, digest: BuildDigest)] = []
+    /// Declared rows of the previous manifest with another digest, and their new digests.
+    private var previousDigestsChanged: [(row: Int, digest: BuildDigest)] = []
     /// The caller's progress display, told of every file rendered and written.
     private let progress: ProgressMeter
     /// Whether the build failed and its steps still running must stop (``refuseFurtherFiles()``).
@@ -71,9 +70,7 @@ final class SiteOutput: @unchecked Sendable {
         stagingPrefix = stagingDirectory.path + "/"
         previousPrefix = previousDirectory.map { $0.path + "/" }
         previousStatePrefix = (self.previousStateDirectory?.path ?? "") + "/"
-        // A rebuild declares about as many files as the previous build made: growing the table step by step rehashed
-        // every path several times.
-        produced.reserveCapacity(self.previousManifest.digests.count)
+        declaredRows = Array(repeating: false, count: self.previousManifest.count)
     }
 
     /// Declares that this build produces `relativePath` from inputs whose digest is `digest`; returns whether
@@ -113,34 +110,47 @@ final class SiteOutput: @unchecked Sendable {
     /// file's kind.
     private func declare(_ relativePath: String, digest: BuildDigest) throws -> Bool {
         if refusing { throw CancellationError() }
-        guard produced.updateValue(digest, forKey: relativePath) == nil else {
-            throw BuildError(phase: .publish, reason: .invalidOutputPath(relativePath), location: stagingDirectory.path)
-        }
-        if previousDirectory != nil, let old = previousManifest.digests[relativePath] {
+        if let row = previousManifest.row(of: relativePath) {
+            guard !declaredRows[row] else { throw duplicate(relativePath) }
+            declaredRows[row] = true
             previousPathsDeclared += 1
-            if old == digest {
+            if previousManifest.digest(atRow: row) == digest {
                 previousDigestsMatched += 1
                 return false
             }
-            previousDigestsChanged.append((relativePath, digest))
-        } else if previousDirectory != nil, previousManifest.sortedPaths != nil {
-            previousPathsAdded.append((relativePath, digest))
+            previousDigestsChanged.append((row, digest))
+        } else {
+            guard added.updateValue(digest, forKey: relativePath) == nil else { throw duplicate(relativePath) }
         }
         report.rendered += 1
         progress.update { $0.filesRendered += 1 }
         return true
     }
 
+    private func duplicate(_ relativePath: String) -> BuildError {
+        BuildError(phase: .publish, reason: .invalidOutputPath(relativePath), location: stagingDirectory.path)
+    }
+
+    /// The path as the build holds it (the previous manifest's or the added table's own string, so that lists of paths
+    /// share its storage), or nil when it was not declared. The caller holds ``lock``.
+    private func declaredKey(_ relativePath: String) -> String? {
+        if let row = previousManifest.row(of: relativePath) { return declaredRows[row] ? previousManifest.paths[row] : nil }
+        return added.index(forKey: relativePath).map { added[$0].key }
+    }
+
+    /// How many paths were declared. The caller holds ``lock``.
+    private var declaredCount: Int { previousPathsDeclared + added.count }
+
     /// Declares `relativePath` as kept from the previous build with the digest it had there; false (and nothing
     /// declared) when the previous build did not make it.
     func keepPrevious(_ relativePath: String) throws -> Bool {
-        guard previousDirectory != nil, let digest = previousManifest.digests[relativePath] else { return false }
+        guard let digest = previousDigest(of: relativePath) else { return false }
         return try !needsRendering(relativePath, digest: digest)
     }
 
     /// Whether the previous build made `relativePath` from inputs with digest `digest`.
     func previousDigest(of relativePath: String) -> BuildDigest? {
-        previousDirectory == nil ? nil : previousManifest.digests[relativePath]
+        previousManifest.digest(of: relativePath)
     }
 
     /// The bytes of a file of the previous site or of its state, or nil.
@@ -166,16 +176,14 @@ final class SiteOutput: @unchecked Sendable {
 
     /// Writes `data` to `relativePath` in the staging folder unless the previous file holds exactly these bytes.
     func write(_ data: Data, to relativePath: String) throws {
-        let declared = lock.withLock { produced[relativePath] != nil }
+        let declared = lock.withLock { declaredKey(relativePath) != nil }
         if !declared { _ = try needsRendering(relativePath, digest: BuildDigest(bytes: data)) }
         // `settled` and `staged` hold the manifest's own key (same storage), not `relativePath`: at a million posts,
         // a second copy of every path was about a tenth of the build's peak memory.
         let key = try lock.withLock {
             if refusing { throw CancellationError() }
-            guard let index = produced.index(forKey: relativePath), settled.insert(produced[index].key).inserted else {
-                throw BuildError(phase: .publish, reason: .invalidOutputPath(relativePath), location: stagingDirectory.path)
-            }
-            return produced[index].key
+            guard let key = declaredKey(relativePath), settled.insert(key).inserted else { throw duplicate(relativePath) }
+            return key
         }
         if let previous = previousLocation(of: relativePath), Self.file(atPath: previous, holds: data) { return }
         try makeFolder(of: relativePath)
@@ -192,29 +200,45 @@ final class SiteOutput: @unchecked Sendable {
         if try needsRendering(relativePath, digest: BuildDigest(bytes: data)) { try write(data, to: relativePath) }
     }
 
-    /// Every relative path produced so far, with its digest.
+    /// Every relative path declared so far, with its digest: one table made on each call (the sitemap, and publishing
+    /// without a previous manifest in order).
     var producedDigests: [String: BuildDigest] {
-        lock.withLock { produced }
+        lock.withLock {
+            var digests = added
+            digests.reserveCapacity(declaredCount)
+            for (row, declared) in declaredRows.enumerated() where declared {
+                digests[previousManifest.paths[row]] = previousManifest.digest(atRow: row)
+            }
+            for change in previousDigestsChanged { digests[previousManifest.paths[change.row]] = change.digest }
+            return digests
+        }
     }
+
+    /// How many paths were declared so far.
+    var producedCount: Int { lock.withLock { declaredCount } }
 
     /// Whether every path of the previous manifest was declared again (so none is to be removed), and whether every one
     /// had the same digest: counted as paths are declared, so publishing need not compare the two tables.
     var previousManifestCoverage: (allDeclared: Bool, allSame: Bool) {
         lock.withLock {
-            let count = previousManifest.digests.count
+            let count = previousManifest.count
             return (previousPathsDeclared == count, previousDigestsMatched == count)
         }
     }
 
-    /// The paths the previous manifest holds that were declared with another digest, with their new digests.
-    var changedPreviousDigests: [(path: String, digest: BuildDigest)] {
+    /// The rows of the previous manifest declared with another digest, with their new digests.
+    var changedPreviousDigests: [(row: Int, digest: BuildDigest)] {
         lock.withLock { previousDigestsChanged }
     }
 
-    /// The paths the previous manifest does not hold that were declared, with their digests (none unless the previous
-    /// manifest was read in sorted order).
-    var addedPreviousDigests: [(path: String, digest: BuildDigest)] {
-        lock.withLock { previousPathsAdded }
+    /// Whether each row of the previous manifest was declared again.
+    var declaredPreviousRows: [Bool] {
+        lock.withLock { declaredRows }
+    }
+
+    /// The declared paths the previous manifest does not hold, with their digests.
+    var addedDigests: [(path: String, digest: BuildDigest)] {
+        lock.withLock { added.map { (path: $0.key, digest: $0.value) } }
     }
 
     /// The paths written into the staging folder, sorted.
@@ -227,7 +251,7 @@ final class SiteOutput: @unchecked Sendable {
         lock.withLock {
             var report = report
             // Every declared file not written is kept as it was: unchanged inputs, or rendered to the same bytes.
-            report.unchanged = produced.count - report.written
+            report.unchanged = declaredCount - report.written
             return report
         }
     }

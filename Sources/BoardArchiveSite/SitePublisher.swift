@@ -133,23 +133,23 @@ struct SitePublisher: Sendable {
     /// leaves the site untouched; one killed after it is finished by the next build (``recoverFromCrashedBuilds(in:)``).
     func publish(_ output: SiteOutput) throws -> BuildReport {
         try output.writeVerbatim(Data(Self.markerText.utf8), to: SitePaths.marker)
-        var produced = output.producedDigests
-        // Removing an absent key would still copy the whole table (it is shared with the output).
-        if produced[SiteManifest.path] != nil { produced[SiteManifest.path] = nil }
         let previous = output.previousDirectory
+        let previousManifest = output.previousManifest
         let coverage = output.previousManifestCoverage
+        let declaredRows = output.declaredPreviousRows
         var removedPaths: [String]
         if let previous {
-            if !output.previousManifest.digests.isEmpty, coverage.allDeclared {
+            if !previousManifest.isEmpty, coverage.allDeclared {
                 removedPaths = []
-            } else if output.previousManifest.digests.isEmpty {
+            } else if previousManifest.isEmpty {
                 // No usable state: whatever the site and the state folder hold that this build does not make goes.
+                let produced = output.producedDigests
                 removedPaths = Self.files(under: previous).union(stateFiles()).filter {
                     produced[$0] == nil && $0 != SiteManifest.path && $0 != BuildState.identityPath
                 }
                 .sorted()
             } else {
-                removedPaths = output.previousManifest.digests.keys.filter { produced[$0] == nil }.sorted()
+                removedPaths = previousManifest.paths.indices.filter { !declaredRows[$0] }.map { previousManifest.paths[$0] }.sorted()
             }
             let listed = Set(removedPaths)
             removedPaths += BuildState.legacyPaths(in: previous).filter { !listed.contains($0) }
@@ -164,7 +164,7 @@ struct SitePublisher: Sendable {
         // The previous manifest was read into `previousManifest`; equal digests mean equal bytes, so the manifest is
         // encoded only when it is written. It is unchanged when every previous
         // path was declared again with its digest and nothing else was declared (counted while declaring).
-        let manifestChanged = previous == nil || !(coverage.allSame && produced.count == output.previousManifest.digests.count)
+        let manifestChanged = previous == nil || !(coverage.allSame && output.producedCount == previousManifest.count)
         if previous != nil, stagedPaths.isEmpty, removedPaths.isEmpty, !manifestChanged {
             discard(staging)
             return report
@@ -175,13 +175,17 @@ struct SitePublisher: Sendable {
         } catch {
             throw BuildError(phase: .publish, underlying: error, location: manifestURL.deletingLastPathComponent().path)
         }
-        // Every path of the previous build's made again: its manifest with the changed digests replaced and the new paths
-        // merged in.
-        let added = output.addedPreviousDigests.filter { $0.path != SiteManifest.path }
-        let keptAll = previous != nil && coverage.allDeclared && produced.count == output.previousManifest.digests.count + added.count
-        let replaced = try keptAll && output.previousManifest.write(to: manifestURL, replacing: output.changedPreviousDigests, adding: added)
-        if !replaced {
-            try SiteManifest(digests: produced).write(to: manifestURL, previous: output.previousManifest)
+        // A previous manifest in order: its lines but the removed ones, the changed digests replaced and the new paths
+        // merged in, without a table of every path.
+        let merged =
+            try previous != nil
+            && previousManifest.write(
+                to: manifestURL, keeping: { declaredRows[$0] }, replacing: output.changedPreviousDigests,
+                adding: output.addedDigests.filter { $0.path != SiteManifest.path })
+        if !merged {
+            var produced = output.producedDigests
+            produced[SiteManifest.path] = nil
+            try SiteManifest(digests: produced).write(to: manifestURL, previous: previousManifest)
         }
         // Which site this state describes: the marker's identity, kept by every rename that follows.
         let markerFolder = stagedPaths.contains(SitePaths.marker) ? staging : outputDirectory

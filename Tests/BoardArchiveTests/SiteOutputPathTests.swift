@@ -99,6 +99,16 @@ struct SiteManifestWriteTests {
         return folder
     }
 
+    /// A manifest of 300 post pages written into a fresh folder and read back (so it knows its order); the caller
+    /// removes the folder.
+    static func previousManifest() throws -> (folder: URL, url: URL, digests: [String: BuildDigest], manifest: SiteManifest) {
+        let folder = try Self.folder()
+        let url = folder.appendingPathComponent(SiteManifest.fileName)
+        let digests = Dictionary(uniqueKeysWithValues: (0..<300).map { ("posts/\($0 * 5).html", digest($0)) })
+        try SiteManifest(digests: digests).write(to: url)
+        return (folder, url, digests, try #require(SiteManifest.load(from: folder)))
+    }
+
     @Test func aManifestWrittenInChunksReadsBackEqual() throws {
         var digests: [String: BuildDigest] = [:]
         for index in 0..<40_000 {
@@ -149,37 +159,60 @@ struct SiteManifestWriteTests {
         let previous = try #require(SiteManifest.load(from: folder))
         let changes = [("posts/5.html", digest(1000)), ("index.html", digest(1001)), ("posts/1495.html", digest(1002))]
         for (path, value) in changes { digests[path] = value }
-        #expect(try previous.write(to: url, replacing: changes.map { (path: $0.0, digest: $0.1) }))
+        let rows = try changes.map { (row: try #require(previous.row(of: $0.0)), digest: $0.1) }
+        #expect(try previous.write(to: url, replacing: rows))
         #expect(try Data(contentsOf: url) == SiteManifest(digests: digests).encoded())
-        // A change to a path the manifest does not list, or a manifest made in memory (which does not know its order):
-        // nothing is written, and the caller writes the manifest in full.
+        // A manifest made in memory does not know its order: nothing is written, and the caller writes it in full.
         let written = try Data(contentsOf: url)
-        #expect(try !previous.write(to: url, replacing: [(path: "posts/1.html", digest: digest(1))]))
-        #expect(try Data(contentsOf: url) == written)
         #expect(try !SiteManifest(digests: digests).write(to: url, replacing: []))
+        #expect(try Data(contentsOf: url) == written)
     }
 
     @Test("new paths merge into the previous manifest's order: first, between and after its paths, in UTF-8 order")
     func newPathsMergeIntoThePreviousOrder() throws {
         let digest = Self.digest
-        let folder = try Self.folder()
+        var (folder, url, digests, previous) = try Self.previousManifest()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let url = folder.appendingPathComponent(SiteManifest.fileName)
-        var digests = Dictionary(uniqueKeysWithValues: (0..<300).map { ("posts/\($0 * 5).html", digest($0)) })
-        try SiteManifest(digests: digests).write(to: url)
-        let previous = try #require(SiteManifest.load(from: folder))
         // Before every path, between two (unsorted on purpose), after every path, and a path whose UTF-8 order differs
         // from its UTF-16 order.
         let added = [
             ("posts/7.html", digest(2000)), ("assets/a.css", digest(2001)), ("posts/1.html", digest(2002)), ("zz/í.html", digest(2003)),
             ("zz/\u{FF61}.html", digest(2004)), ("zz/\u{1F600}.html", digest(2005)),
         ]
-        let changes = [("posts/10.html", digest(3000))]
-        for (path, value) in added + changes { digests[path] = value }
-        #expect(try previous.write(to: url, replacing: changes.map { (path: $0.0, digest: $0.1) }, adding: added.map { (path: $0.0, digest: $0.1) }))
+        let change = (row: try #require(previous.row(of: "posts/10.html")), digest: digest(3000))
+        for (path, value) in added { digests[path] = value }
+        digests["posts/10.html"] = change.digest
+        #expect(try previous.write(to: url, replacing: [change], adding: added.map { (path: $0.0, digest: $0.1) }))
         #expect(try Data(contentsOf: url) == SiteManifest(digests: digests).encoded())
         #expect(try previous.write(to: url, replacing: [], adding: [(path: "a.html", digest: digest(1))]))
         #expect(try SiteManifest.load(from: folder)?.digests.count == 301)
+    }
+
+    @Test("rows a build no longer makes leave the manifest written in the previous order, the first and the last included")
+    func rowsNotKeptLeaveTheManifest() throws {
+        let digest = Self.digest
+        var (folder, url, digests, previous) = try Self.previousManifest()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let gone = [previous.paths.first!, previous.paths[150], previous.paths.last!]
+        let goneRows = Set(try gone.map { try #require(previous.row(of: $0)) })
+        for path in gone { digests[path] = nil }
+        digests["posts/2.html"] = digest(4000)
+        #expect(
+            try previous.write(
+                to: url, keeping: { !goneRows.contains($0) }, replacing: [], adding: [(path: "posts/2.html", digest: digest(4000))]))
+        #expect(try Data(contentsOf: url) == SiteManifest(digests: digests).encoded())
+    }
+
+    @Test("a path listed twice makes a manifest unreadable: the next build renders everything")
+    func aPathListedTwiceMakesTheManifestUnreadable() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let line = "\(Self.digest(1).description) a.html"
+        let url = folder.appendingPathComponent(SiteManifest.fileName)
+        try Data(([SiteManifest.header, line, "\(Self.digest(2).description) b.html"].joined(separator: "\n") + "\n").utf8).write(to: url)
+        #expect(SiteManifest.load(from: folder)?.count == 2)
+        try Data(([SiteManifest.header, line, line].joined(separator: "\n") + "\n").utf8).write(to: url)
+        #expect(SiteManifest.load(from: folder) == nil)
     }
 
     @Test("a manifest whose lines are out of order reads back but claims no order: the next one is written sorted")
@@ -193,6 +226,7 @@ struct SiteManifestWriteTests {
         try Data(([SiteManifest.header] + lines).joined(separator: "\n").appending("\n").utf8).write(to: url)
         let previous = try #require(SiteManifest.load(from: folder))
         #expect(previous.digests == digests)
+        #expect(!previous.isSorted)
         #expect(try !previous.write(to: url, replacing: []), "no order known: nothing written by replacing")
         try SiteManifest(digests: digests).write(to: url, previous: previous)
         #expect(try Data(contentsOf: url) == SiteManifest(digests: digests).encoded())

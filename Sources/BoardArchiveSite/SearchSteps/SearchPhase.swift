@@ -159,7 +159,9 @@ struct SearchPhase: Sendable {
         let counts = keywords.map { keyword in matched.reduce(0) { $0 + ($1.record.matches[keyword.slug]?.count ?? 0) } }
         let links = zip(keywords, counts).map { SearchKeywordLink(keyword: $0.text, path: "keywords/\($0.slug).html", count: $1) }
         try output.write(manifest(links), to: SearchIndexBuilder.manifestPath)
-        report.indexFiles = output.producedDigests.keys.filter { $0.hasPrefix("search/") }.count
+        // Every `search/` path declared so far (the search page, also of this kind, comes next; the board step beside this
+        // one declares none).
+        report.indexFiles = output.currentReport.files[.search] ?? 0
         let strings = pages.strings
         let searchHTML = try renderer.renderPage(
             template: "search", context: Self.searchPage(boards: boards, pages: pages, rowTemplate: try SearchRowTemplate.render(with: renderer)),
@@ -207,7 +209,7 @@ struct SearchPhase: Sendable {
         }
         let kept = Set(blocks.filter(\.kept).map { SearchIndexBuilder.blockNumber($0.id) })
         if !kept.isEmpty {
-            let previous = output.previousManifest.digests.keys.filter { $0.hasPrefix("search/d") }.sorted().compactMap { path in
+            let previous = output.previousManifest.paths.filter { $0.hasPrefix("search/d") }.sorted().compactMap { path in
                 output.previousContents(of: path).map { (path: path, data: $0) }
             }
             try directory.addPrevious(files: previous, keeping: kept)
