@@ -109,11 +109,11 @@ enum BuildState {
                 try manager.copyItem(atPath: site.path + "/" + path, toPath: target.path)
             }
             var digests: [String: BuildDigest] = [:]
-            digests.reserveCapacity(legacy.digests.count)
+            digests.reserveCapacity(legacy.count)
             for (path, digest) in legacy.digests {
                 digests[path.hasPrefix(legacyCache) ? cache + path.dropFirst(legacyCache.count) : path] = digest
             }
-            try SiteManifest(digests: digests).write(to: temporary.appendingPathComponent(SiteManifest.fileName))
+            try SiteManifest.write(digests, to: temporary.appendingPathComponent(SiteManifest.fileName))
             if let identity = identity(ofMarker: site.appendingPathComponent(SitePaths.marker)) {
                 try Data(identity.utf8).write(to: temporary.appendingPathComponent(identityFile))
             }

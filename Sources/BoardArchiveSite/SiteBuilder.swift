@@ -88,7 +88,8 @@ public struct SiteBuilder: Sendable {
             stagingDirectory: staging, previousDirectory: previous, previousStateDirectory: stateDirectory, previousStateUsable: stateUsable,
             previousManifest: await manifestLoad.value,
             progress: progress)
-        // Its tables (every path of the site, twice) are let go on another core once the build returns.
+        // Its tables (the previous manifest's paths, and this build's new ones) are let go on another core once the build
+        // returns.
         defer { Task.detached(priority: .background) { withExtendedLifetime(output) {} } }
         let base = Self.baseDigest(renderer: renderer, configuration: configuration)
         let context = BuildContext(

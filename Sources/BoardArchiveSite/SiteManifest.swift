@@ -48,14 +48,18 @@ struct SiteManifest: Sendable, Equatable {
     var count: Int { paths.count }
     var isEmpty: Bool { paths.isEmpty }
 
-    /// The row of `path`, or nil when the manifest does not list it.
-    func row(of path: String) -> Int? { rows[path] }
+    /// The row of `path`, or nil when the manifest does not list it byte for byte: Swift compares strings by canonical
+    /// equivalence, and a file name in another Unicode normalisation is another file.
+    func row(of path: String) -> Int? {
+        guard let row = rows[path], paths[row].utf8.elementsEqual(path.utf8) else { return nil }
+        return row
+    }
 
     /// The digest of the path at `row`.
     func digest(atRow row: Int) -> BuildDigest { rowDigests[row] }
 
-    /// The digest of `path`, or nil when the manifest does not list it.
-    func digest(of path: String) -> BuildDigest? { rows[path].map { rowDigests[$0] } }
+    /// The digest of `path`, or nil when the manifest does not list it (byte for byte).
+    func digest(of path: String) -> BuildDigest? { row(of: path).map { rowDigests[$0] } }
 
     /// Path → digest, as one table (made on each call: for tests and the one-time migration of an old site's state).
     var digests: [String: BuildDigest] { rows.mapValues { rowDigests[$0] } }
@@ -137,6 +141,12 @@ struct SiteManifest: Sendable, Equatable {
     /// paths are sorted (sorting all of them was most of publishing a rebuild).
     func write(to url: URL, previous: SiteManifest? = nil) throws {
         try Self.write(sortedEntries(previous: previous), to: url)
+    }
+
+    /// Writes the manifest of `digests` to `url`, sorted (a full build's, or a rebuild's from a previous manifest whose
+    /// order is not known), without making a ``SiteManifest`` of them first (its table of rows).
+    static func write(_ digests: [String: BuildDigest], to url: URL) throws {
+        try write(digests.sorted(by: { Bytes.utf8Precedes($0.key, $1.key) }).lazy.map { ($0.key, $0.value) }, to: url)
     }
 
     /// Writes the lines of `entries` (sorted) to `url`.

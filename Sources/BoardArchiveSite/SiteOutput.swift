@@ -204,6 +204,7 @@ final class SiteOutput: @unchecked Sendable {
     /// without a previous manifest in order).
     var producedDigests: [String: BuildDigest] {
         lock.withLock {
+            guard previousPathsDeclared > 0 else { return added }
             var digests = added
             digests.reserveCapacity(declaredCount)
             for (row, declared) in declaredRows.enumerated() where declared {
@@ -216,6 +217,16 @@ final class SiteOutput: @unchecked Sendable {
 
     /// How many paths were declared so far.
     var producedCount: Int { lock.withLock { declaredCount } }
+
+    /// Every path declared so far, in no order, without a table of them (the previous manifest's own strings).
+    var producedPaths: [String] {
+        lock.withLock {
+            var paths = Array(added.keys)
+            paths.reserveCapacity(declaredCount)
+            for (row, declared) in declaredRows.enumerated() where declared { paths.append(previousManifest.paths[row]) }
+            return paths
+        }
+    }
 
     /// Whether every path of the previous manifest was declared again (so none is to be removed), and whether every one
     /// had the same digest: counted as paths are declared, so publishing need not compare the two tables.

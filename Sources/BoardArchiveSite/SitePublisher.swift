@@ -177,15 +177,14 @@ struct SitePublisher: Sendable {
         }
         // A previous manifest in order: its lines but the removed ones, the changed digests replaced and the new paths
         // merged in, without a table of every path.
-        let merged =
-            try previous != nil
-            && previousManifest.write(
+        if previous != nil, previousManifest.isSorted {
+            _ = try previousManifest.write(
                 to: manifestURL, keeping: { declaredRows[$0] }, replacing: output.changedPreviousDigests,
                 adding: output.addedDigests.filter { $0.path != SiteManifest.path })
-        if !merged {
+        } else {
             var produced = output.producedDigests
             produced[SiteManifest.path] = nil
-            try SiteManifest(digests: produced).write(to: manifestURL, previous: previousManifest)
+            try SiteManifest.write(produced, to: manifestURL)
         }
         // Which site this state describes: the marker's identity, kept by every rename that follows.
         let markerFolder = stagedPaths.contains(SitePaths.marker) ? staging : outputDirectory

@@ -203,6 +203,25 @@ struct SiteManifestWriteTests {
         #expect(try Data(contentsOf: url) == SiteManifest(digests: digests).encoded())
     }
 
+    @Test("a path in another Unicode normalisation is another file, not the previous manifest's row")
+    func anotherNormalisationIsAnotherFile() throws {
+        let (decomposed, composed) = ("assets/cafe\u{301}.css", "assets/caf\u{E9}.css")
+        #expect(decomposed == composed, "Swift compares strings by canonical equivalence")
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try SiteManifest(digests: [decomposed: Self.digest(1)]).write(to: folder.appendingPathComponent(SiteManifest.fileName))
+        let previous = try #require(SiteManifest.load(from: folder))
+        #expect(previous.row(of: decomposed) == 0)
+        #expect(previous.row(of: composed) == nil && previous.digest(of: composed) == nil)
+        let (staging, site) = (folder.appendingPathComponent("staging"), folder.appendingPathComponent("site"))
+        for url in [staging, site] { try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true) }
+        let output = SiteOutput(stagingDirectory: staging, previousDirectory: site, previousManifest: previous)
+        try output.write(Data("body {}".utf8), to: composed)
+        // Staged (and so published) under the bytes it was written to; the previous file's row is not declared (removed).
+        #expect(output.stagedPaths.map { Array($0.utf8) } == [Array(composed.utf8)])
+        #expect(!output.previousManifestCoverage.allDeclared)
+    }
+
     @Test("a path listed twice makes a manifest unreadable: the next build renders everything")
     func aPathListedTwiceMakesTheManifestUnreadable() throws {
         let folder = try Self.folder()

@@ -26,7 +26,11 @@ package func concurrentMap<Value>(_ count: Int, _ transform: @Sendable (Int) thr
             }
         }
         box.run()
+        // Out of indexes, the calling thread only waits: its core is lent (to a helper's own maps, say the search step's
+        // beside a board step done first) until the helpers are done.
+        if helpers > 0 { CoreBudget.shared.give() }
         group.wait()
+        if helpers > 0 { CoreBudget.shared.reclaim() }
         box.empty()
     }
     return try (0..<count).map { try slots.get($0) }
@@ -58,7 +62,7 @@ private final class CoreBudget: @unchecked Sendable {
     /// Takes up to `count` spare cores; returns how many it took.
     func take(upTo count: Int) -> Int {
         lock.withLock {
-            let taken = min(count, spare)
+            let taken = max(0, min(count, spare))
             spare -= taken
             return taken
         }
@@ -67,6 +71,12 @@ private final class CoreBudget: @unchecked Sendable {
     /// Gives back one core.
     func give() {
         lock.withLock { spare += 1 }
+    }
+
+    /// Takes back the core a waiting thread lent (``give()``), spare or not: until another map's helper gives its core
+    /// back, no map gets a helper.
+    func reclaim() {
+        lock.withLock { spare -= 1 }
     }
 }
 

@@ -39,7 +39,7 @@ struct SitemapPhase: Sendable {
     }
 
     private func writeSitemaps() throws {
-        let pages = output.producedDigests.keys.filter { $0.hasSuffix(".html") && $0 != SitePaths.search && !excluded.contains($0) }.sorted()
+        let pages = output.producedPaths.filter { $0.hasSuffix(".html") && $0 != SitePaths.search && !excluded.contains($0) }.sorted()
         if pages.count <= pagesPerFile {
             try write(urlset: pages, to: Self.sitemapPath)
             return

@@ -94,7 +94,7 @@ struct SearchPhase: Sendable {
     /// Path of the keyword list; its digest covers the blocks and the keyword settings.
     static let keywordStatePath = BuildState.cache + "search-keywords.txt"
 
-    /// Runs the phase; `SiteBuilder` calls this after the board pages and the home page.
+    /// Runs the phase; `SiteBuilder` runs it beside the board and post pages step (``BuildStep/sideBySide(_:)``).
     ///
     /// `posts` is the digest of every board and post as the store holds them (``SiteBuilder/postsDigest(boards:)``): when
     /// the previous build recorded the same, its blocks are kept without streaming the archive.
