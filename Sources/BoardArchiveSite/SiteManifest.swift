@@ -132,15 +132,14 @@ struct SiteManifest: Sendable, Equatable {
     /// The manifest's bytes: the header, then `digest path` lines sorted by path.
     func encoded() -> Data {
         var data = Data()
-        Self.encode(sortedEntries(previous: nil)) { data.append(contentsOf: $0) }
+        Self.encode(sortedEntries()) { data.append(contentsOf: $0) }
         return data
     }
 
     /// Writes ``encoded()`` to `url` in chunks of about 1 MB, so the whole text (about 100 MB at a million posts)
-    /// is never held at once. The paths of `previous` that it still lists keep their sorted order, so only the new
-    /// paths are sorted (sorting all of them was most of publishing a rebuild).
-    func write(to url: URL, previous: SiteManifest? = nil) throws {
-        try Self.write(sortedEntries(previous: previous), to: url)
+    /// is never held at once.
+    func write(to url: URL) throws {
+        try Self.write(sortedEntries(), to: url)
     }
 
     /// Writes the manifest of `digests` to `url`, sorted (a full build's, or a rebuild's from a previous manifest whose
@@ -191,17 +190,9 @@ struct SiteManifest: Sendable, Equatable {
         }
     }
 
-    /// The entries sorted by path: `previous`'s sorted paths still listed, merged with the others sorted.
-    private func sortedEntries(previous: SiteManifest?) -> [(String, BuildDigest)] {
-        guard let previous, previous.isSorted else {
-            return zip(paths, rowDigests).sorted(by: { Bytes.utf8Precedes($0.0, $1.0) })
-        }
-        var kept: [(String, BuildDigest)] = []
-        kept.reserveCapacity(count)
-        for path in previous.paths { if let digest = digest(of: path) { kept.append((path, digest)) } }
-        guard kept.count < count else { return kept }
-        let added = zip(paths, rowDigests).filter { previous.row(of: $0.0) == nil }.sorted(by: { Bytes.utf8Precedes($0.0, $1.0) })
-        return Array(Self.merged(kept, added.map { (path: $0.0, digest: $0.1) }))
+    /// The entries sorted by path.
+    private func sortedEntries() -> [(String, BuildDigest)] {
+        zip(paths, rowDigests).sorted(by: { Bytes.utf8Precedes($0.0, $1.0) })
     }
 
     /// Hands the bytes of a manifest of `entries` (sorted) to `sink` in chunks, in order.

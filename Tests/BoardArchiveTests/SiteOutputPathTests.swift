@@ -143,7 +143,14 @@ struct SiteManifestWriteTests {
         next["posts/3.html"] = digest(99)
         for candidate in [next, old, [:], ["only.html": digest(5)]] {
             let manifest = SiteManifest(digests: candidate)
-            try manifest.write(to: url, previous: previous)
+            // As a rebuild writes it: the previous rows still made, their changed digests, the new paths merged in.
+            let changes = previous.paths.indices.compactMap { row in
+                candidate[previous.paths[row]].flatMap { $0 == previous.digest(atRow: row) ? nil : (row: row, digest: $0) }
+            }
+            let additions = candidate.filter { previous.row(of: $0.key) == nil }.map { (path: $0.key, digest: $0.value) }
+            #expect(
+                try previous.write(
+                    to: url, keeping: { candidate[previous.paths[$0]] != nil }, replacing: changes, adding: additions))
             #expect(try Data(contentsOf: url) == manifest.encoded())
         }
     }
@@ -247,7 +254,7 @@ struct SiteManifestWriteTests {
         #expect(previous.digests == digests)
         #expect(!previous.isSorted)
         #expect(try !previous.write(to: url, replacing: []), "no order known: nothing written by replacing")
-        try SiteManifest(digests: digests).write(to: url, previous: previous)
+        try SiteManifest.write(digests, to: url)
         #expect(try Data(contentsOf: url) == SiteManifest(digests: digests).encoded())
         // A digest that is not 32 hex digits makes the manifest unreadable (the next build renders everything).
         try Data((SiteManifest.header + "\n" + String(repeating: "g", count: 32) + " a.html\n").utf8).write(to: url)
