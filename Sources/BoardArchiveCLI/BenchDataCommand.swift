@@ -16,10 +16,11 @@ struct BenchDataCommand: AsyncParsableCommand {
             five years before --now, some within its last two hours. The same arguments always write the same content. \
             --fixture-json also writes the boards and posts as a dataset for boardarchive fixture-api --data.
 
-            Mutate: boardarchive bench-data --store FILE --mutate new|edit|gone --count K [--seed S] [--now ISO8601]. \
+            Mutate: boardarchive bench-data --store FILE --mutate new|edit|gone|vanish --count K [--seed S] [--now ISO8601]. \
             new adds K posts newer than every stored one, spread over the boards by size; edit changes the title and \
-            body of K posts; gone deletes K posts, as a takedown would. The posts chosen depend only on the store, the \
-            seed and K.
+            body of K posts (the store keeps the replaced versions); gone deletes K posts, as a takedown would; vanish \
+            marks K posts deleted at the source, as a crawl marks posts the API no longer lists. The posts chosen depend \
+            only on the store, the seed and K.
 
             --now defaults to 2026-01-15T12:00:00Z, so that leaving it out stays deterministic.
 
@@ -43,7 +44,7 @@ struct BenchDataCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Also write the archive as a fixture-api dataset JSON file.", valueName: "file"))
     var fixtureJson: String?
 
-    @Option(help: ArgumentHelp("Change an existing store instead: new, edit or gone.", valueName: "kind"))
+    @Option(help: ArgumentHelp("Change an existing store instead: new, edit, gone or vanish.", valueName: "kind"))
     var mutate: String?
 
     @Option(help: "How many posts --mutate adds, edits or deletes.")
@@ -58,7 +59,7 @@ struct BenchDataCommand: AsyncParsableCommand {
         }
         if let mutate {
             guard BenchmarkMutation(rawValue: mutate) != nil else {
-                throw ValidationError("--mutate must be new, edit or gone, not \"\(mutate)\".")
+                throw ValidationError("--mutate must be new, edit, gone or vanish, not \"\(mutate)\".")
             }
             guard let count, count >= 0 else { throw ValidationError("--mutate needs --count K, a number of posts (0 or more).") }
             if posts != nil || fixtureJson != nil || replace {

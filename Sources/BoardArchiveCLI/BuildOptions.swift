@@ -52,12 +52,19 @@ struct BuildOptions: ParsableArguments {
     @Flag(help: "Ask search engines not to index any page: a robots noindex tag on every page, no sitemap (build.noindex).")
     var noindex = false
 
+    @Option(
+        help: ArgumentHelp(
+            "Posts the source deleted: marked (\"deleted at the source, last seen on …\" on their page and in their board's listing), "
+                + "unmarked, or left-out (out of the site; their addresses say the source deleted them). The store keeps them "
+                + "either way. Default: marked (build.deleted-posts).", valueName: "policy"))
+    var deletedPosts: String?
+
     /// The settings given as flags, by key (`--keyword` is not one: it adds to `build.keywords`).
     var flagSettings: [String: RawSetting] {
         let given: [String: String?] = [
             "build.out": out, "build.state": state, "build.templates": templates, "build.timezone": timezone, "build.lang": lang,
             "build.top-keywords": topKeywords.map(String.init), "build.top-keywords-max-share": topKeywordsMaxShare, "build.base-url": baseUrl,
-            "build.noindex": noindex ? "true" : nil,
+            "build.noindex": noindex ? "true" : nil, "build.deleted-posts": deletedPosts,
         ]
         return given.compactMapValues { $0.map(RawSetting.scalar) }
     }
@@ -94,6 +101,7 @@ struct BuildOptions: ParsableArguments {
         configuration.topKeywordsMaxShare = settings.double("build.top-keywords-max-share") ?? 0.1
         configuration.baseURL = try Self.parseBaseURL(settings.string("build.base-url"))
         configuration.noindex = settings.bool("build.noindex") ?? false
+        configuration.deletedPosts = settings.string("build.deleted-posts").flatMap(DeletedPosts.init(rawValue:)) ?? .marked
         return configuration
     }
 

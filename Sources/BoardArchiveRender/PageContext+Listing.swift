@@ -50,12 +50,14 @@ extension PageContext {
     ///
     /// `postCountLabel` is empty on archive pages, which never show totals (so a new post elsewhere in the board leaves
     /// them unchanged).
-    package func boardPage(board: Board, rows: [Post], listing: ListingPages, archivePage: Int?) -> [String: Any] {
+    /// `deletedLastSeen`: when the source's deleted posts among `rows` were last seen, by id, for their marks.
+    package func boardPage(board: Board, rows: [Post], deletedLastSeen: [Int: Date] = [:], listing: ListingPages, archivePage: Int?) -> [String: Any]
+    {
         let root = SitePaths.relativeRoot(of: SitePaths.board(board.boardId, archivePage: archivePage))
         return BoardPageData(
             boardId: board.boardId, boardName: board.displayName, postCount: archivePage == nil ? listing.shownCount : rows.count,
             postCountLabel: archivePage == nil ? strings.postCount(listing.shownCount) : "", hasPosts: listing.shownCount > 0,
-            isFront: archivePage == nil, posts: rows.map { rowData(for: $0, root: root) },
+            isFront: archivePage == nil, posts: rows.map { rowData(for: $0, deletedLastSeen: deletedLastSeen[$0.postId], root: root) },
             pager: pager(listing, page: archivePage, fileName: ListingPages.fileName(ofArchivePage:)), boardFeed: boardFeed(board, root: root)
         ).context
     }

@@ -26,22 +26,27 @@ package struct PageContext: Sendable {
 
     /// One post row (``RowData``); `titleHTML` and `writerHTML` are the same bytes as `{{title}}` and `{{writer}}`
     /// (``HTMLEscaping``).
-    package func rowData(for post: Post, root: String) -> RowData {
+    package func rowData(for post: Post, deletedLastSeen: Date? = nil, root: String) -> RowData {
         RowData(
-            post: summary(of: post), href: root + SitePaths.post(post.postId), titleHTML: HTMLEscaping.escape(displayTitle(post)),
+            post: summary(of: post, deletedLastSeen: deletedLastSeen), href: root + SitePaths.post(post.postId),
+            titleHTML: HTMLEscaping.escape(displayTitle(post)),
             writerHTML: HTMLEscaping.escape(writerLabel(post)))
     }
 
     /// The fields a row and a post page share.
-    func summary(of post: Post) -> PostSummaryData {
+    /// `deletedLastSeen`: when a post the source deleted was last seen, for its mark (nil: no mark).
+    func summary(of post: Post, deletedLastSeen: Date? = nil) -> PostSummaryData {
         let attachments = post.shownAttachmentsCount
+        let deletedDay = deletedLastSeen.map { clock.dayLabel(for: $0) } ?? ""
         return PostSummaryData(
             postId: post.postId, postType: post.postType.rawValue, title: displayTitle(post), writer: writerLabel(post),
             isAnonymous: post.isAnonymous, iso: clock.machineTimestamp(for: post.createdDateTime),
             dateLabel: clock.shortLabel(for: post.createdDateTime), fullDate: clock.fullLabel(for: post.createdDateTime),
             viewCount: post.viewCount, commentsCount: post.commentsCount, hasComments: post.commentsCount > 0,
             attachmentsCount: attachments, hasAttachment: attachments > 0, isNotice: post.postType == .notice,
-            isReply: post.postType == .reply, isNew: clock.isToday(post.createdDateTime))
+            isReply: post.postType == .reply, isNew: clock.isToday(post.createdDateTime), isDeleted: deletedLastSeen != nil,
+            deletedLabel: deletedLastSeen == nil ? "" : strings["deletedRow"].replacingOccurrences(of: "{date}", with: deletedDay),
+            deletedIso: deletedLastSeen.map { clock.machineTimestamp(for: $0) } ?? "", deletedDay: deletedDay)
     }
 
     /// The writer as pages and feeds show it: the display name, or the anonymous label.

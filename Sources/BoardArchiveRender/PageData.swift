@@ -75,6 +75,12 @@ package struct PostSummaryData: TemplateInlined {
     package var isNotice: Bool
     package var isReply: Bool
     package var isNew: Bool
+    /// Whether the post is marked deleted at the source (`build.deleted-posts: marked`), and its mark: the row's label
+    /// ("deleted at the source, last seen on …") and the day it was last seen.
+    package var isDeleted: Bool
+    package var deletedLabel: String
+    package var deletedIso: String
+    package var deletedDay: String
 }
 
 /// One post row (`partials/post-row`): the summary, the post's address, and the title and writer escaped, which the
@@ -171,6 +177,52 @@ package struct PostPageData: TemplateData {
     package var next: LinkData?
     package var hasNeighbours: Bool
     package var boardFeed: FeedLinkData
+    /// The post's edit and earlier versions, when the archive holds any.
+    package var edited: EditedData?
+}
+
+/// A post edited at the source: when the change was seen, and its earlier versions, oldest first.
+package struct EditedData: TemplateData {
+    package var iso: String
+    /// `yyyy-MM-dd` in the archive's time zone.
+    package var day: String
+    package var versions: [VersionLinkData]
+}
+
+/// A link to an earlier version's page, with when that version was seen.
+package struct VersionLinkData: TemplateData {
+    package var href: String
+    /// "Version 2".
+    package var label: String
+    /// "seen 2024-05-01 – 2024-05-03".
+    package var seenLabel: String
+}
+
+/// The page of an earlier version of a post (`noindex`): its fields then, its body, and what the version after it
+/// changed, word by word.
+package struct VersionPageData: TemplateData {
+    /// The version's own fields, as a post page shows them.
+    package var post: PostSummaryData
+    package var version: Int
+    package var versionLabel: String
+    package var boardName: String
+    package var boardHref: String
+    /// The post's page (its current version). Not its current title: a new version rewrites only the page of the
+    /// version it replaces.
+    package var postHref: String
+    /// When the version was first and last seen at the source.
+    package var firstIso: String
+    package var firstDay: String
+    package var lastIso: String
+    package var lastDay: String
+    /// Raw, from cmark-gfm.
+    package var bodyHTML: String
+    /// The comparison with the next version (``WordDiff``): raw HTML with every text escaped.
+    package var titleChanged: Bool
+    package var titleDiffHTML: String
+    package var bodyChanged: Bool
+    package var bodyDiffHTML: String
+    package var noindex: Bool
 }
 
 /// The tombstone at the address of a post a redaction removed.
@@ -182,6 +234,8 @@ package struct TombstoneData: TemplateData {
     /// `yyyy-MM-dd` in the archive's time zone.
     package var removedDate: String
     package var removedIso: String
+    /// Whether the source deleted the post (`build.deleted-posts: left-out`); else a takedown removed it.
+    package var deletedAtSource: Bool
     package var noindex: Bool
 }
 

@@ -24,6 +24,21 @@ package enum SitePaths {
         "posts/\(postId).html"
     }
 
+    /// `posts/<postId>-v<version>.html`: earlier version `version` of a post (1 the oldest kept). A version keeps its
+    /// number, so the address is stable; the post's page stays at ``post(_:)`` with its current text.
+    package static func version(_ version: Int, ofPost postId: Int) -> String {
+        "posts/\(postId)-v\(version).html"
+    }
+
+    /// Whether `path` is an earlier version's page (``version(_:ofPost:)``), which sitemaps leave out.
+    package static func isVersion(_ path: String) -> Bool {
+        guard path.hasPrefix("posts/"), path.hasSuffix(".html"), let dash = path.lastIndex(of: "-") else { return false }
+        let name = path.dropFirst("posts/".count).dropLast(".html".count)
+        let number = path[path.index(after: dash)..<path.index(path.endIndex, offsetBy: -".html".count)]
+        return number.first == "v" && number.dropFirst().allSatisfy(\.isASCII) && Int(number.dropFirst()) != nil
+            && Int(name.prefix { $0 != "-" }) != nil
+    }
+
     /// The archive-wide Atom feed.
     package static let archiveFeed = "feed.xml"
 

@@ -22,6 +22,9 @@ package enum TemplateKeys {
     /// A post page, its replies and its links to other posts.
     static let post = TemplateDataKeys.of(PostPageData.self)
 
+    /// An earlier version's page.
+    static let version = TemplateDataKeys.of(VersionPageData.self)
+
     /// The tombstone at a removed post's address (see "Takedowns").
     static let tombstone = TemplateDataKeys.of(TombstoneData.self)
 
@@ -39,8 +42,10 @@ package enum TemplateKeys {
     package static let keywordPage = TemplateDataKeys.topLevel(of: KeywordPageData.self).union(["title", "content"])
 
     /// Every key a template may read.
-    static let all: Set<String> = common.union(home).union(board).union(post).union(tombstone).union(search).union(row).union(keywordRow)
-        .union(TemplateDataKeys.of(KeywordPageData.self))
+    static let all: Set<String> = common.union(home).union(board).union(post).union(version).union(tombstone).union(search).union(row).union(
+        keywordRow
+    )
+    .union(TemplateDataKeys.of(KeywordPageData.self))
 
     /// The first tag of `text` that reads a key no context holds, with its 1-based line, or nil.
     ///

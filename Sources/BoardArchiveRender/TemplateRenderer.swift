@@ -13,7 +13,7 @@ import Mustache
 /// see the same context: the page's keys plus the common keys of ``commonContext(relativeRoot:title:scripts:)``.
 package struct TemplateRenderer: Sendable {
     /// The templates every build needs.
-    static let requiredTemplates = ["layout", "home", "board", "post", "tombstone", "search", "keyword", "keyword-index"]
+    static let requiredTemplates = ["layout", "home", "board", "post", "version", "tombstone", "search", "keyword", "keyword-index"]
 
     /// The compiled templates.
     let library: MustacheLibrary

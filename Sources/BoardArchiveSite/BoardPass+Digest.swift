@@ -10,6 +10,7 @@ extension BoardPass {
         case .listing(let rows, let archivePage): input(ofListing: rows, archivePage: archivePage, listing: listing).digest(base: base)
         case .post(let post): digest(of: post)
         case .tombstone(let removed, let backPage): input(ofTombstone: removed, backPage: backPage).digest(base: base)
+        case .version(let version): input(of: version).digest(base: base)
         }
     }
 
@@ -20,21 +21,31 @@ extension BoardPass {
     func input(ofListing rows: [ListingKey], archivePage: Int?, listing: ListingPages) -> ListingPageInput {
         ListingPageInput(
             boardId: board.boardId, boardName: board.displayName, pager: listing.pager(of: archivePage),
-            rows: rows.map { RowInput($0, clock: pages.clock) })
+            rows: rows.map { RowInput($0, clock: pages.clock, marksDeleted: marksDeleted) })
     }
 
     /// What a tombstone shows.
     func input(ofTombstone removed: RemovedPost, backPage: Int?) -> TombstoneInput {
         TombstoneInput(
             postId: removed.postId, boardId: board.boardId, boardName: board.displayName, backPage: backPage,
-            removedDay: pages.clock.dayLabel(for: removed.redactedAt))
+            removedDay: pages.clock.dayLabel(for: removed.redactedAt), atSource: removed.atSource)
     }
 
     /// What a post page shows.
     func input(of job: PostJob) -> PostPageInput {
         PostPageInput(
-            post: RowInput(job.post, clock: pages.clock), boardId: board.boardId, boardName: board.displayName, backPage: job.backPage,
+            post: RowInput(job.post, clock: pages.clock, marksDeleted: marksDeleted), boardId: board.boardId, boardName: board.displayName,
+            backPage: job.backPage,
             previous: LinkInput(job.previous), next: LinkInput(job.next), parent: LinkInput(job.parent), parentMissing: job.parentMissing,
-            parentRemoved: job.parentRemoved, replies: job.replies.map { RowInput($0, clock: pages.clock) })
+            parentRemoved: job.parentRemoved, replies: job.replies.map { RowInput($0, clock: pages.clock, marksDeleted: marksDeleted) },
+            versions: job.versions?.earlier.map(VersionInput.init) ?? [],
+            editedSeconds: job.versions?.currentSince.map { Int($0.timeIntervalSince1970) })
+    }
+
+    /// What an earlier version's page shows.
+    func input(of job: VersionJob) -> VersionPageInput {
+        VersionPageInput(
+            postId: job.post.postId, version: VersionInput(job.version), nextHash: job.nextHash, boardId: board.boardId,
+            boardName: board.displayName, writerWithheld: job.post.writerWithheld)
     }
 }

@@ -24,6 +24,8 @@ struct BoardPass: Sendable {
     let output: SiteOutput
     /// The digest of the build's inputs shared by every page (templates, strings, time zone, engine version).
     let base: BuildDigest
+    /// Whether posts the source deleted are marked (`build.deleted-posts: marked`).
+    var marksDeleted = true
     /// Counts the posts handled, for the build's ETA.
     var meter = ProgressMeter()
     /// Where posts rendered as plain text are recorded, for the build's warning.
@@ -34,6 +36,7 @@ struct BoardPass: Sendable {
         self.init(
             board: board, boardIds: boardIds, store: context.store, renderer: context.renderer, pages: context.pages, output: context.output,
             base: context.base, meter: context.progress, plainTextPosts: plainTextPosts)
+        marksDeleted = context.configuration.deletedPosts == .marked
     }
 
     init(
@@ -57,6 +60,8 @@ struct BoardPass: Sendable {
         case post(PostJob)
         /// The page of a post a redaction removed, at the post's address.
         case tombstone(RemovedPost, backPage: Int?)
+        /// The page of an earlier version of a post.
+        case version(VersionJob)
 
         /// Whether the page is a board page (the others are at a post's address).
         var isListing: Bool {
@@ -74,13 +79,23 @@ struct BoardPass: Sendable {
         var parentMissing = false
         var parentRemoved = false
         var replies: [ListingKey] = []
+        /// The post's earlier versions, when it has any.
+        var versions: VersionKeys?
+    }
+
+    /// An earlier version's page: the post's key, the version, and the hash of the version after it.
+    struct VersionJob {
+        var post: ListingKey
+        var version: VersionKey
+        var nextHash: String
     }
 
     /// A page to render, with the rows and body it shows.
     private enum Page {
-        case listing(rows: [Post], archivePage: Int?)
-        case post(Post, neighbours: PostNeighbours)
+        case listing(rows: [ListedPost], archivePage: Int?)
+        case post(ListedPost, neighbours: PostNeighbours, versions: VersionKeys?)
         case tombstone(RemovedPost, backPage: Int?)
+        case version(PostVersion, next: Post, current: Post)
     }
 
     /// The stream's state between batches.
@@ -208,6 +223,18 @@ struct BoardPass: Sendable {
                 let all = (replies[post.postId] ?? []).filter { boardIds.contains($0.boardId) }
                 postJobs[index].replies = all.filter { $0.boardId == board.boardId } + all.filter { $0.boardId != board.boardId }
             }
+            // Earlier versions: only posts that have any are looked up.
+            let edited = postJobs.filter { $0.post.versionCount > 0 }.map(\.post.postId)
+            let versionKeys = edited.isEmpty ? [:] : try store.versionKeys(ids: edited)
+            var versionJobs: [VersionJob] = []
+            for index in postJobs.indices {
+                guard let keys = versionKeys[postJobs[index].post.postId] else { continue }
+                postJobs[index].versions = keys
+                for (position, version) in keys.earlier.enumerated() {
+                    let next = position + 1 < keys.earlier.count ? keys.earlier[position + 1].contentHash : postJobs[index].post.contentHash
+                    versionJobs.append(VersionJob(post: postJobs[index].post, version: version, nextHash: next))
+                }
+            }
             // Declared a kind at a time, each under one lock of the output.
             let listings = jobs.indices.filter { jobs[$0].isListing }
             let tombstones = jobs.indices.filter { !jobs[$0].isListing }
@@ -215,10 +242,15 @@ struct BoardPass: Sendable {
             let postPages = try output.needsRendering(
                 tombstones.map { (path(of: jobs[$0]), digest(of: jobs[$0], listing: listing)) }
                     + postJobs.map { (SitePaths.post($0.post.postId), digest(of: $0)) }, kind: .post)
+            let versionPages =
+                versionJobs.isEmpty
+                ? []
+                : try output.needsRendering(versionJobs.map { (path(of: .version($0)), digest(of: .version($0), listing: listing)) }, kind: .version)
             var queue: [Job] = []
             for (index, render) in zip(listings, boardPages) where render { queue.append(jobs[index]) }
             for (index, render) in zip(tombstones, postPages) where render { queue.append(jobs[index]) }
             for (job, render) in zip(postJobs, postPages.dropFirst(tombstones.count)) where render { queue.append(.post(job)) }
+            for (job, render) in zip(versionJobs, versionPages) where render { queue.append(.version(job)) }
             return queue
         }
         jobs.removeAll()
@@ -237,35 +269,53 @@ struct BoardPass: Sendable {
     /// Reads the rows (with their bodies, for post pages) that the jobs' pages show.
     private func hydrate(_ jobs: [Job]) throws -> [Page] {
         var ids = Set<Int>()
-        var bodyIds: [Int] = []
+        var bodyIds = Set<Int>()
+        var versioned = Set<Int>()
         for job in jobs {
             switch job {
             case .listing(let rows, _): ids.formUnion(rows.map(\.postId))
             case .post(let job):
-                bodyIds.append(job.post.postId)
+                bodyIds.insert(job.post.postId)
                 ids.insert(job.post.postId)
                 for key in [job.previous, job.next, job.parent] + job.replies.map(Optional.some) { if let key { ids.insert(key.postId) } }
             case .tombstone: break
+            case .version(let job):
+                // The last version is compared with the current text.
+                bodyIds.insert(job.post.postId)
+                versioned.insert(job.post.postId)
             }
         }
         // A post page's row and body come in one read (its hash is stored after its text, so each read walks the whole row).
-        var posts = bodyIds.isEmpty ? [:] : try store.postsWithBodies(ids: bodyIds)
+        var posts = bodyIds.isEmpty ? [:] : try store.postsWithBodies(ids: bodyIds.sorted())
         let others = ids.subtracting(bodyIds)
         if !others.isEmpty { posts.merge(try store.listedPosts(ids: others.sorted())) { withBody, _ in withBody } }
+        let versions = versioned.isEmpty ? [:] : try store.versions(ids: versioned.sorted())
         return try jobs.map { job -> Page in
             switch job {
             case .listing(let rows, let archivePage):
-                return .listing(rows: try rows.map { try hydrated($0, from: posts).post }, archivePage: archivePage)
+                return .listing(rows: try rows.map { try hydrated($0, from: posts) }, archivePage: archivePage)
             case .post(let job):
-                let post = try hydrated(job.post, from: posts).post
-                let neighbours = PostNeighbours(
+                let post = try hydrated(job.post, from: posts)
+                var neighbours = PostNeighbours(
                     board: board, backPage: job.backPage, previous: try job.previous.map { try hydrated($0, from: posts).post },
                     next: try job.next.map { try hydrated($0, from: posts).post }, parent: try job.parent.map { try hydrated($0, from: posts).post },
                     parentMissing: job.parentMissing, parentRemoved: job.parentRemoved,
                     replies: try job.replies.map { try hydrated($0, from: posts).post })
-                return .post(post, neighbours: neighbours)
+                if marksDeleted {
+                    for reply in job.replies { neighbours.deletedLastSeen[reply.postId] = posts[reply.postId]?.goneLastSeen }
+                }
+                return .post(post, neighbours: neighbours, versions: job.versions)
             case .tombstone(let removed, let backPage):
                 return .tombstone(removed, backPage: backPage)
+            case .version(let job):
+                let current = try hydrated(job.post, from: posts).post
+                let earlier = versions[job.post.postId]?.earlier ?? []
+                guard let index = earlier.firstIndex(where: { $0.version == job.version.version }) else {
+                    throw BuildError(
+                        phase: .store, reason: .underlying("version \(job.version.version) of post \(job.post.postId) cannot be read"),
+                        location: "board \(board.boardId)")
+                }
+                return .version(earlier[index], next: index + 1 < earlier.count ? earlier[index + 1].post : current, current: current)
             }
         }
     }
@@ -285,6 +335,7 @@ struct BoardPass: Sendable {
         case .listing(_, let archivePage): SitePaths.board(board.boardId, archivePage: archivePage)
         case .post(let post): SitePaths.post(post.post.postId)
         case .tombstone(let removed, _): SitePaths.post(removed.postId)
+        case .version(let job): SitePaths.version(job.version.version, ofPost: job.post.postId)
         }
     }
 
@@ -297,15 +348,25 @@ struct BoardPass: Sendable {
     private func perform(_ page: Page, listing: ListingPages) throws {
         switch page {
         case .listing(let rows, let archivePage):
-            let context = pages.boardPage(board: board, rows: rows, listing: listing, archivePage: archivePage)
+            let deleted =
+                marksDeleted ? Dictionary(uniqueKeysWithValues: rows.compactMap { row in row.goneLastSeen.map { (row.post.postId, $0) } }) : [:]
+            let context = pages.boardPage(board: board, rows: rows.map(\.post), deletedLastSeen: deleted, listing: listing, archivePage: archivePage)
             try write(
                 template: "board", context: context, title: pages.listingTitle(board.displayName, archivePage: archivePage),
                 to: SitePaths.board(board.boardId, archivePage: archivePage))
-        case .post(let post, let neighbours):
+        case .post(let listed, let neighbours, let versions):
+            let post = listed.post
             let body = MarkdownRenderer().renderBody(post.contents)
             if let reason = body.plainTextBecause { plainTextPosts.record(boardId: post.boardId, postId: post.postId, reason: reason) }
-            let context = pages.postPage(post, bodyHTML: body.html, neighbours: neighbours)
+            let history = SourceHistory(deletedLastSeen: marksDeleted ? listed.goneLastSeen : nil, versions: versions)
+            let context = pages.postPage(post, bodyHTML: body.html, neighbours: neighbours, history: history)
             try write(template: "post", context: context, title: pages.displayTitle(post), to: SitePaths.post(post.postId))
+        case .version(let version, let next, let current):
+            let path = SitePaths.version(version.version, ofPost: current.postId)
+            let body = MarkdownRenderer().renderBody(version.post.contents)
+            if let reason = body.plainTextBecause { plainTextPosts.record(boardId: current.boardId, postId: current.postId, reason: reason) }
+            let context = pages.versionPage(version, bodyHTML: body.html, next: next, current: current, board: board)
+            try write(template: "version", context: context, title: pages.versionTitle(version), to: path)
         case .tombstone(let removed, let backPage):
             let context = pages.tombstonePage(removed, board: board, backPage: backPage)
             try write(template: "tombstone", context: context, title: pages.strings["removedTitle"], to: SitePaths.post(removed.postId))

@@ -56,6 +56,8 @@ public struct BuildConfiguration: Sendable {
     /// Ask search engines not to index any page (`<meta name="robots" content="noindex">` on every page, and no
     /// sitemap); default false.
     public var noindex = false
+    /// What the site does with posts the source deleted (`build.deleted-posts`); the store keeps them either way.
+    public var deletedPosts = DeletedPosts.marked
 
     /// Creates a configuration; only `now` has no default, so that every build states its clock.
     public init(
@@ -86,4 +88,15 @@ public struct BuildConfiguration: Sendable {
 
     /// The build's clock in the archive's time zone.
     public var clock: ArchiveClock { ArchiveClock(now: now, timeZone: timeZone) }
+}
+
+/// What the site does with a post the source no longer has (`build.deleted-posts`). The store keeps it either way.
+public enum DeletedPosts: String, Sendable, Equatable, CaseIterable {
+    /// Published with "deleted at the source, last seen on …" on its page and in its board's listing (the default).
+    case marked
+    /// Published like any other post.
+    case unmarked
+    /// Left out of the site, as a takedown leaves a post out: its place is kept (listings and search blocks do not
+    /// move) and its address says the source deleted it.
+    case leftOut = "left-out"
 }

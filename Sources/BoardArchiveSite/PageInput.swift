@@ -8,15 +8,37 @@ struct RowInput: Codable, Equatable {
     var postId: Int
     var contentHash: String
     var isToday: Bool
+    /// Since when the source no longer has the post (Unix seconds), when the row marks it; its mark's date, the last
+    /// sighting, cannot change while it is gone.
+    var goneSeconds: Int? = nil
 
-    init(postId: Int, contentHash: String, isToday: Bool) {
+    init(postId: Int, contentHash: String, isToday: Bool, goneSeconds: Int? = nil) {
         self.postId = postId
         self.contentHash = contentHash
         self.isToday = isToday
+        self.goneSeconds = goneSeconds
     }
 
-    init(_ key: ListingKey, clock: ArchiveClock) {
-        self.init(postId: key.postId, contentHash: key.contentHash, isToday: clock.isToday(key.created))
+    /// `marksDeleted`: whether the build marks posts deleted at the source (`build.deleted-posts: marked`).
+    init(_ key: ListingKey, clock: ArchiveClock, marksDeleted: Bool) {
+        self.init(
+            postId: key.postId, contentHash: key.contentHash, isToday: clock.isToday(key.created),
+            goneSeconds: marksDeleted ? key.goneSince.map { Int($0.timeIntervalSince1970) } : nil)
+    }
+}
+
+/// An earlier version as the pages that show it know it: its number, hash and when it was first and last seen.
+struct VersionInput: Codable, Equatable {
+    var version: Int
+    var contentHash: String
+    var firstSeconds: Int
+    var lastSeconds: Int
+
+    init(_ key: VersionKey) {
+        version = key.version
+        contentHash = key.contentHash
+        firstSeconds = Int(key.firstSeen.timeIntervalSince1970)
+        lastSeconds = Int(key.lastSeen.timeIntervalSince1970)
     }
 }
 
@@ -58,6 +80,22 @@ struct PostPageInput: PageInput, Equatable {
     var parentMissing: Bool
     var parentRemoved: Bool
     var replies: [RowInput]
+    /// The earlier versions the page links to, and since when the current text is seen (Unix seconds).
+    var versions: [VersionInput] = []
+    var editedSeconds: Int? = nil
+}
+
+/// An earlier version's page: the version, the one after it (a stored version's hash, or the current post's), the board
+/// it is shown on, and whether a redaction withholds the post's writer. Not the current title or text: a new version
+/// rewrites only the page of the version it replaces.
+struct VersionPageInput: PageInput, Equatable {
+    static let kind = "version"
+    var postId: Int
+    var version: VersionInput
+    var nextHash: String
+    var boardId: Int
+    var boardName: String
+    var writerWithheld: Bool
 }
 
 /// The tombstone at the address of a post a takedown removed: the post's id, its board, the page that listed it and the
@@ -69,6 +107,8 @@ struct TombstoneInput: PageInput, Equatable {
     var boardName: String
     var backPage: Int?
     var removedDay: String
+    /// Whether the source deleted the post (`build.deleted-posts: left-out`) rather than a takedown removing it.
+    var atSource = false
 }
 
 /// A row of a keyword page: the post, or its place when a takedown removed it (``removed``), with its board's name and
@@ -119,7 +159,14 @@ struct FeedInput: PageInput, Equatable {
     var scope: String
     var baseURL: String?
     var boards: [BoardNameInput]
-    var posts: [LinkInput]
+    var posts: [FeedEntryInput]
+}
+
+/// A feed's entry: the post, and when its current text was first seen if it was edited (the entry's `updated`).
+struct FeedEntryInput: Codable, Equatable {
+    var postId: Int
+    var contentHash: String
+    var editedSeconds: Int?
 }
 
 /// A sitemap file: the pages it lists, or (the index) the sitemap files it names.
@@ -150,6 +197,8 @@ struct BuildBaseInput: PageInput, Equatable {
     var offsetMinutes: Int
     var noindex: Bool
     var writers: String
+    /// `build.deleted-posts`.
+    var deletedPosts: String
 }
 
 /// What every file of the search index shares besides the build's base: the index's layout version and its sizes.
@@ -233,6 +282,8 @@ struct PostStatesInput: PageInput, Equatable {
     var contentHashes: [String] = []
     var redactionModes: [String] = []
     var redactedAt: [Int?] = []
+    var goneSince: [Int?] = []
+    var versionCounts: [Int] = []
 
     mutating func append(_ state: PostState) {
         postIds.append(state.postId)
@@ -240,5 +291,7 @@ struct PostStatesInput: PageInput, Equatable {
         contentHashes.append(state.contentHash)
         redactionModes.append(state.redactionMode)
         redactedAt.append(state.redactedAtMilliseconds)
+        goneSince.append(state.goneSinceMilliseconds)
+        versionCounts.append(state.versionCount)
     }
 }

@@ -24,11 +24,11 @@ extension SiteBuilder {
         }
     }
 
-    /// The number of post pages (`posts/*.html`) in a published site.
+    /// The number of post pages (`posts/*.html`, earlier versions' pages aside) in a published site.
     static func postPageCount(in site: URL) -> Int {
         let folder = site.appendingPathComponent("posts", isDirectory: true)
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        return names.count { $0.hasSuffix(".html") }
+        return names.count { $0.hasSuffix(".html") && !SitePaths.isVersion("posts/" + $0) }
     }
 
     /// Refuses a store holding a board or post id beyond ``ArchiveID/maximum``: the search page would link such a

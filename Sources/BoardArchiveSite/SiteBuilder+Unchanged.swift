@@ -8,7 +8,7 @@ extension SiteBuilder {
     static let pagesStatePath = BuildState.cache + "pages.txt"
 
     /// The digest of the archive's content as the store holds it: every board (id and name) and every post's id,
-    /// board, content hash and redaction. One read of the post table, shared by the pages and the search index.
+    /// board, content hash, redaction, deletion at the source and version count. One read of the post table, shared by the pages and the search index.
     static func postsDigest(boards: [Board], store: any ArchiveSnapshot) throws -> BuildDigest {
         var digest = ArchiveBoardsInput(boards: boards.map { BoardNameInput(boardId: $0.boardId, name: $0.displayName) })
             .digest(base: BuildDigest())
@@ -58,7 +58,7 @@ extension SiteBuilder {
     /// Whether the board phase, the home page or the feeds phase makes `path`.
     static func isPage(_ path: String) -> Bool {
         switch SiteOutput.kind(of: path) {
-        case .home, .board, .post, .feed: true
+        case .home, .board, .post, .version, .feed: true
         default: false
         }
     }

@@ -132,14 +132,15 @@ public struct SiteBuilder: Sendable {
 
     /// The version of the page engine: bump it when a change renders the same inputs differently, so that the next
     /// build re-renders every page instead of keeping pages made the old way.
-    static let engineVersion = "pages-6"
+    static let engineVersion = "pages-7"
 
     /// The digest of the inputs every page shares: engine version, templates, language, time zone.
     static func baseDigest(renderer: TemplateRenderer, configuration: BuildConfiguration) -> BuildDigest {
         BuildBaseInput(
             engineVersion: engineVersion, templates: renderer.sourceDigest.description, language: configuration.language.rawValue,
             timeZone: configuration.timeZone.identifier, offsetMinutes: configuration.clock.offsetMinutes, noindex: configuration.noindex,
-            writers: configuration.pseudonymKey.flatMap { WriterPseudonyms(key: $0, label: "")?.fingerprint } ?? "names"
+            writers: configuration.pseudonymKey.flatMap { WriterPseudonyms(key: $0, label: "")?.fingerprint } ?? "names",
+            deletedPosts: configuration.deletedPosts.rawValue
         ).digest(base: BuildDigest())
     }
 
@@ -156,7 +157,8 @@ public struct SiteBuilder: Sendable {
             }
             pseudonyms = made
         }
-        do { return try source.snapshot(pseudonyms: pseudonyms) } catch { throw BuildError(phase: .store, underlying: error) }
+        let rule = Publication(leavesOutGone: configuration.deletedPosts == .leftOut)
+        do { return try source.snapshot(pseudonyms: pseudonyms, rule: rule) } catch { throw BuildError(phase: .store, underlying: error) }
     }
 
     /// The digest of the home page: every board's summary as the page shows it.

@@ -27,7 +27,7 @@ struct SiteManifest: Sendable, Equatable {
     /// Whether ``paths`` are in UTF-8 order: read from a file that listed them so (``load(from:)``). The next manifest is
     /// then written in this order, merged with the new paths, instead of sorting every path again.
     let isSorted: Bool
-    /// How many post pages (`posts/<name>.html`) the manifest lists.
+    /// How many post pages (`posts/<name>.html`, not earlier versions' `posts/<id>-v<n>.html`) the manifest lists.
     let postPageCount: Int
 
     init(digests: [String: BuildDigest] = [:]) {
@@ -67,7 +67,7 @@ struct SiteManifest: Sendable, Equatable {
     /// Whether `path` is a post page's: `posts/`, a name without `/`, `.html`.
     private static func isPostPage(_ path: some BidirectionalCollection<UInt8>) -> Bool {
         path.starts(with: "posts/".utf8) && path.dropFirst(6).suffix(5).elementsEqual(".html".utf8)
-            && !path.dropFirst(6).contains(UInt8(ascii: "/"))
+            && !path.dropFirst(6).contains(UInt8(ascii: "/")) && !path.dropFirst(6).contains(UInt8(ascii: "-"))
     }
 
     static func == (lhs: SiteManifest, rhs: SiteManifest) -> Bool { lhs.digests == rhs.digests }

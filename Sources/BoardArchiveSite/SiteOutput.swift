@@ -353,6 +353,7 @@ final class SiteOutput: @unchecked Sendable {
         if path == SitePaths.home { return .home }
         if path == SitePaths.archiveFeed || (path.hasPrefix("boards/") && path.hasSuffix("/feed.xml")) { return .feed }
         if path.hasPrefix("boards/") { return .board }
+        if SitePaths.isVersion(path) { return .version }
         if path.hasPrefix("posts/") { return .post }
         if path.hasPrefix(SitePaths.assets) { return .asset }
         if path == SitePaths.search || path.hasPrefix("search/") { return .search }

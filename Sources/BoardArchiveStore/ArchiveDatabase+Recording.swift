@@ -84,11 +84,11 @@ extension ArchiveDatabase {
             .init(post.postType.rawValue), .init(ArchiveStore.storable(post.unknownPostType)), .init(post.isNewPost), .init(post.hasInlineImage),
             .init(post.commentsCount), .init(post.attachmentsCount), .init(post.isAnonymous), .init(post.isOwner), .init(post.hasReply),
             .init(post.parentPostId), .init(post.hasAttachment), .init(json), .init(hash), .init(date), .init(date), .init(run), .null,
-            .init(verdict?.id), .init(mode), .init(verdict?.createdAt), .init(verdict?.purge.rawValue ?? 0),
+            .init(verdict?.id), .init(mode), .init(verdict?.createdAt), .init(verdict?.purge.rawValue ?? 0), .null, .init(0),
         ]
     }
 
-    /// Posts written by one statement at most (31 parameters each: within SQLite's 32,766 and PostgreSQL's 65,535).
+    /// Posts written by one statement at most (33 parameters each: within SQLite's 32,766 and PostgreSQL's 65,535).
     static var postsPerStatement: Int { 500 }
 
     static func upsert(posts: [RawItem<Post>], run: Int64?, at date: Date, in db: any StoreTransaction) throws -> RecordCounts {
@@ -121,8 +121,9 @@ extension ArchiveDatabase {
         {
             if let id = row[0].int { stored[id] = row }
         }
+        var rewritten: [Int: Post] = [:]
         var values: [StoredValue] = []
-        values.reserveCapacity(posts.count * 31)
+        values.reserveCapacity(posts.count * PostUpsert.table.columns.count)
         for raw in posts {
             let hash = ContentHash.hex(of: raw.json)
             let verdict = rules.verdict(postId: raw.item.postId, boardId: raw.item.boardId, writerName: raw.item.writer.displayName)
@@ -135,14 +136,56 @@ extension ArchiveDatabase {
                     throw CrawlError(request: "", reason: .postInTwoBoards(post: post.postId, first: storedBoard, second: post.boardId))
                 }
                 if row[1].string == hash && row[2] == .null { counts.unchanged += 1 } else { counts.changed += 1 }
+                if row[1].string != hash { rewritten[post.postId] = post }
             } else {
                 counts.new += 1
             }
             values += postValues(post, json: json, hash: hash, run: run, at: date, verdict: verdict)
         }
         precondition(values.count == posts.count * PostUpsert.table.columns.count, "postValues gives every column of the post table")
+        let edited = rewritten.isEmpty ? [] : try editedPosts(rewritten, in: db)
+        try keepVersions(of: edited, in: db)
         try db.execute(PostUpsert.sql(rows: posts.count), values)
+        if !edited.isEmpty {
+            try db.execute(
+                "UPDATE post SET versionCount = versionCount + 1, editedAt = ? WHERE postId IN (\(placeholders(edited.count)))",
+                [.init(date)] + edited.map { .init($0) })
+        }
         return counts
+    }
+
+    /// `?, ?, …`: `count` parameters.
+    private static func placeholders(_ count: Int) -> String { Array(repeating: "?", count: count).joined(separator: ", ") }
+
+    /// Of posts whose content hash changed, the ids of those whose text changed: title, contents or writer (what a
+    /// reader sees of the post itself). Counters and flags (views, comments, "new") change in place, without a version.
+    /// A stored post a purge blanked has no text to keep.
+    private static func editedPosts(_ incoming: [Int: Post], in db: any StoreTransaction) throws -> [Int] {
+        let ids = incoming.keys.sorted()
+        return try db.rows(
+            "SELECT postId, title, contents, writerName, writerEmail, writerProfileImage, purged FROM post WHERE postId IN (\(placeholders(ids.count)))",
+            ids.map { .init($0) }
+        ).compactMap { row -> Int? in
+            guard let id = row[0].int, let post = incoming[id], row[6].int == 0 else { return nil }
+            let now: [String?] = [
+                ArchiveStore.storable(post.title), ArchiveStore.storable(post.contents), ArchiveStore.storable(post.writer.displayName),
+                ArchiveStore.storable(post.writer.emailAddress), ArchiveStore.storable(post.writer.profileImage),
+            ]
+            return (1...5).map { row[$0].string } == now ? nil : id
+        }.sorted()
+    }
+
+    /// Copies the stored rows of `ids` into `post_version` as their next earlier version, before they are overwritten:
+    /// every column as it was, first seen when its text was (`editedAt`, or the post's first sighting), last seen last.
+    static func keepVersions(of ids: [Int], in db: any StoreTransaction) throws {
+        guard !ids.isEmpty else { return }
+        let columns = ArchiveTable.versionedColumns.joined(separator: ", ")
+        try db.execute(
+            """
+            INSERT INTO post_version (postId, version, contentHash, firstSeen, lastSeen, purged, \(columns))
+            SELECT postId, versionCount + 1, contentHash, COALESCE(editedAt, firstSeen), lastSeen, purged, \(columns) FROM post
+            WHERE postId IN (\(placeholders(ids.count)))
+            """, ids.map { .init($0) })
     }
 
     /// The exact JSON a post was last received as.
@@ -153,12 +196,13 @@ extension ArchiveDatabase {
 
 /// The statement that writes posts: the post table's one definition (``ArchiveTable/post``, which `store copy` and its
 /// tests check against both schemas) upserted as `store copy` upserts it, except that an update keeps `firstSeen` (the
-/// first sighting) and clears `goneSince` (the post is listed again).
+/// first sighting), `editedAt` and `versionCount` (set by ``ArchiveDatabase/keepVersions``), and clears `goneSince` (the
+/// post is listed again).
 enum PostUpsert {
     static let table = ArchiveTable.post
 
     /// `column = excluded.column, …` for the columns an upsert changes.
-    static let updates = table.columns.filter { !table.key.contains($0) && $0 != "firstSeen" }
+    static let updates = table.columns.filter { !table.key.contains($0) && !["firstSeen", "editedAt", "versionCount"].contains($0) }
         .map { $0 == "goneSince" ? "goneSince = NULL" : "\($0) = excluded.\($0)" }
 
     /// The upsert of `rows` posts.

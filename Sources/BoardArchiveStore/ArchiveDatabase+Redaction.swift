@@ -149,12 +149,20 @@ extension ArchiveDatabase {
         }
     }
 
-    /// Blanks what `level` hides of a stored post; the raw JSON always goes (it holds every field).
+    /// Blanks what `level` hides of a stored post and of its earlier versions; the raw JSON always goes (it holds every
+    /// field).
     static func purgePost(_ postId: Int, level: RedactionRules.PurgeLevel, in db: any StoreTransaction) throws {
         let all = level == .all
         try db.execute(
             """
             UPDATE post SET writerName = '', writerEmail = NULL, writerProfileImage = NULL, raw = '{}', purged = ?,
+                title = CASE WHEN ? = 1 THEN '' ELSE title END, contents = CASE WHEN ? = 1 THEN '' ELSE contents END
+            WHERE postId = ?
+            """, [.init(level.rawValue), .init(all), .init(all), .init(postId)])
+        // Every earlier version goes the same way: a takedown covers the post's history.
+        try db.execute(
+            """
+            UPDATE post_version SET writerName = '', writerEmail = NULL, writerProfileImage = NULL, raw = '{}', purged = ?,
                 title = CASE WHEN ? = 1 THEN '' ELSE title END, contents = CASE WHEN ? = 1 THEN '' ELSE contents END
             WHERE postId = ?
             """, [.init(level.rawValue), .init(all), .init(all), .init(postId)])

@@ -50,6 +50,10 @@ public protocol ArchiveSnapshot: AnyObject, Sendable {
     /// The posts a redaction removed, with these ids, with their text (purged posts left out), for the keyword lists
     /// that keep their places. Never published.
     func removedPosts(ids: [Int]) throws -> [Int: Post]
+    /// The earlier versions of the published posts among `ids` that have any (``PostVersions``), by id.
+    func versions(ids: [Int]) throws -> [Int: PostVersions]
+    /// The keys of the earlier versions of the posts among `ids` that have any (``VersionKeys``), by id; no text.
+    func versionKeys(ids: [Int]) throws -> [Int: VersionKeys]
 }
 
 /// A store the build can read: it opens snapshots.
@@ -57,7 +61,14 @@ public protocol ArchiveSource: Sendable {
     /// Where the store lives, for messages.
     var location: String { get }
     /// Opens one consistent view of the store; writers get pseudonyms when `pseudonyms` is given.
-    func snapshot(pseudonyms: WriterPseudonyms?) throws -> any ArchiveSnapshot
+    func snapshot(pseudonyms: WriterPseudonyms?, rule: Publication) throws -> any ArchiveSnapshot
+}
+
+extension ArchiveSource {
+    /// A snapshot that publishes every post but those a redaction removed.
+    public func snapshot(pseudonyms: WriterPseudonyms? = nil) throws -> any ArchiveSnapshot {
+        try snapshot(pseudonyms: pseudonyms, rule: Publication())
+    }
 }
 
 /// What a post contributes to the digest of the whole archive: enough to tell that nothing published changed.
@@ -69,6 +80,15 @@ public struct PostState: Sendable, Equatable {
     public var redactionMode: String
     /// When the redaction was made, in milliseconds since 1970, or nil.
     public var redactedAtMilliseconds: Int?
+    /// Since when the source no longer has the post, in milliseconds since 1970, or nil.
+    public var goneSinceMilliseconds: Int? = nil
+    /// How many earlier versions the store keeps.
+    public var versionCount = 0
+}
+
+extension PostState {
+    /// The columns of a state, in order; all in the `post_id_keys` index, so reading every post's state reads no row.
+    static let columns = "postId, boardId, contentHash, redactionMode, redactedAt, goneSince, versionCount"
 }
 
 /// Every post's ``PostState`` in id order, read a page at a time.

@@ -34,6 +34,21 @@ extension ArchiveStore {
         }
     }
 
+    /// Marks posts gone from the source at `date`, as a crawl marks the posts the API no longer lists (their last
+    /// sighting stays as it was); returns how many were not gone already.
+    @discardableResult
+    public func markGoneAtSource(ids: [Int], at date: Date) throws -> Int {
+        try transact { db in
+            var marked = 0
+            for id in ids {
+                marked += try db.rows(
+                    "UPDATE post SET goneSince = ? WHERE postId = ? AND goneSince IS NULL RETURNING postId", [.init(date), .init(id)]
+                ).count
+            }
+            return marked
+        }
+    }
+
     /// Every post id, ascending.
     public func postIDs() throws -> [Int] {
         try read { db in try Int.fetchAll(db, sql: "SELECT postId FROM post ORDER BY postId") }

@@ -10,6 +10,11 @@ public struct ListedPost: Sendable, Equatable {
     /// redaction withholds has its own hash, so every page that shows it is rendered again.
     public var contentHash: String
 
+    /// When a crawl last saw a post the source no longer has (its deletion mark), else nil.
+    public var goneLastSeen: Date? = nil
+    /// When a crawl first saw the post's current text, while it has earlier versions (``PostVersions``), else nil.
+    public var editedAt: Date? = nil
+
     /// What a post's hash gets when a redaction withholds its writer.
     static let anonymizedSuffix = "~anonymized"
 }
@@ -21,8 +26,10 @@ public struct RemovedPost: Sendable, Equatable {
     public var postId: Int
     public var boardId: Int
     public var isNotice: Bool
-    /// When the redaction that removed it was made.
+    /// When the redaction that removed it was made, or (``atSource``) when the source's deletion was found.
     public var redactedAt: Date
+    /// Whether it is left out because the source deleted it (`build.deleted-posts: left-out`), not by a redaction.
+    public var atSource = false
 }
 
 /// How many posts of a listing are notices and how many are not.
@@ -43,6 +50,8 @@ extension ArchiveStore {
     static let listedColumns = """
         postId, boardId, title, boardDisplayName, writerName, writerEmail, writerProfileImage, createdAt, viewCount, postType,
         rawPostType, isNewPost, hasInlineImage, commentsCount, attachmentsCount, isAnonymous, isOwner, hasReply, parentPostId,
-        hasAttachment, contentHash, redactionMode, redactedAt
+        hasAttachment, contentHash, redactionMode, redactedAt, goneSince, lastSeen, editedAt
         """
+    /// The position of `contents` after ``listedColumns``.
+    static let contentsColumn = 26
 }

@@ -145,16 +145,58 @@ extension ArchiveStore {
                     DROP INDEX post_board_order;
                     DROP INDEX post_chronological;
                     DROP INDEX post_parent;
-                    CREATE INDEX post_board_keys ON post
-                        (boardId, (postType = 'notice') DESC, createdAt DESC, postId DESC, parentPostId, \(ListingKey.indexedColumns));
-                    CREATE INDEX post_chronological_keys ON post
-                        ((postType = 'notice') DESC, createdAt, postId, boardId, parentPostId, \(ListingKey.indexedColumns));
-                    CREATE INDEX post_parent_keys ON post
-                        (parentPostId, boardId, (postType = 'notice') DESC, createdAt DESC, postId DESC, \(ListingKey.indexedColumns));
-                    CREATE INDEX post_id_keys ON post (postId, boardId, createdAt, parentPostId, \(ListingKey.indexedColumns));
+                    \(keyIndexes(holding: ListingKey.v5IndexedColumns))
+                    """)
+        }
+        migrator.registerMigration("v6-versions") { db in
+            for statement in ArchiveStore.versionsMigration(realType: "REAL", integerType: "INTEGER") { try db.execute(sql: statement) }
+            // The key indexes also hold what a deletion mark and a post's versions change (goneSince, versionCount).
+            try db.execute(
+                sql: """
+                    DROP INDEX post_board_keys;
+                    DROP INDEX post_chronological_keys;
+                    DROP INDEX post_parent_keys;
+                    DROP INDEX post_id_keys;
+                    \(keyIndexes(holding: ListingKey.indexedColumns))
                     """)
         }
         return migrator
+    }
+
+    /// The four covering indexes of ``ListingKey`` (board order, chronological, by parent, by id), each holding `columns`
+    /// besides its ordering columns.
+    static func keyIndexes(holding columns: String) -> String {
+        """
+        CREATE INDEX post_board_keys ON post
+            (boardId, (postType = 'notice') DESC, createdAt DESC, postId DESC, parentPostId, \(columns));
+        CREATE INDEX post_chronological_keys ON post
+            ((postType = 'notice') DESC, createdAt, postId, boardId, parentPostId, \(columns));
+        CREATE INDEX post_parent_keys ON post
+            (parentPostId, boardId, (postType = 'notice') DESC, createdAt DESC, postId DESC, \(columns));
+        CREATE INDEX post_id_keys ON post (postId, boardId, createdAt, parentPostId, \(columns));
+        """
+    }
+
+    /// The statements of migration `v6-versions` both stores share: when a post's current text was first seen
+    /// (`editedAt`, nil while it has no earlier version), how many earlier versions it has, and the earlier versions
+    /// themselves, append-only: every column of the post as it was, with when that version was first and last seen. What
+    /// the build's digests read of a version (its hash and dates) comes before its text, so reading it never walks a long
+    /// row's overflow pages.
+    package static func versionsMigration(realType: String, integerType: String) -> [String] {
+        [
+            "ALTER TABLE post ADD COLUMN editedAt \(realType)",
+            "ALTER TABLE post ADD COLUMN versionCount \(integerType) NOT NULL DEFAULT 0",
+            """
+            CREATE TABLE post_version (
+                postId \(integerType) NOT NULL, version \(integerType) NOT NULL, contentHash TEXT NOT NULL,
+                firstSeen \(realType) NOT NULL, lastSeen \(realType) NOT NULL, purged INTEGER NOT NULL DEFAULT 0,
+                boardId \(integerType) NOT NULL, title TEXT NOT NULL, boardDisplayName TEXT, writerName TEXT NOT NULL, writerEmail TEXT,
+                writerProfileImage TEXT, contents TEXT NOT NULL, createdAt \(integerType) NOT NULL, viewCount \(integerType) NOT NULL,
+                postType TEXT NOT NULL, rawPostType TEXT, isNewPost INTEGER, hasInlineImage INTEGER, commentsCount \(integerType) NOT NULL,
+                attachmentsCount \(integerType) NOT NULL, isAnonymous INTEGER NOT NULL, isOwner INTEGER, hasReply INTEGER,
+                parentPostId \(integerType), hasAttachment INTEGER, raw TEXT NOT NULL, PRIMARY KEY (postId, version))
+            """,
+        ]
     }
 
     static func post(from row: Row) -> Post {

@@ -140,9 +140,9 @@ public final class ArchiveStore: Sendable {
     static let removedPosts = "(redactionId IS NOT NULL AND redactionMode = 'remove')"
 
     /// The number of posts a redaction removed, of one board or (nil) of the archive, over `post_redaction`.
-    static func removedCount(in db: Database, board boardId: Int? = nil) throws -> Int {
-        guard let boardId else { return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM post WHERE \(removedPosts)") ?? 0 }
-        return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM post WHERE \(removedPosts) AND +boardId = ?", arguments: [boardId]) ?? 0
+    static func removedCount(in db: Database, board boardId: Int? = nil, rule: Publication = Publication()) throws -> Int {
+        guard let boardId else { return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM post WHERE \(rule.removed)") ?? 0 }
+        return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM post WHERE \(rule.removed) AND +boardId = ?", arguments: [boardId]) ?? 0
     }
 
     /// Every board, in display order: `orderNo` ascending (boards without one last), then `boardId`.
@@ -223,4 +223,21 @@ public struct PostHistory: Sendable, Equatable {
     public var firstSeen: Date
     public var lastSeen: Date
     public var goneSince: Date?
+}
+
+/// Which posts a snapshot publishes: every post but those a redaction removed, and, when the site leaves out the posts
+/// the source deleted (`build.deleted-posts: left-out`), not those either. A post left out keeps its place, as a removed
+/// one does (its address shows a tombstone that says the source deleted it).
+public struct Publication: Sendable, Equatable {
+    /// Whether posts the source deleted (`goneSince`) are left out of the site.
+    public var leavesOutGone = false
+
+    public init(leavesOutGone: Bool = false) {
+        self.leavesOutGone = leavesOutGone
+    }
+
+    /// The SQL condition on a `post` row that the site shows it.
+    var published: String { leavesOutGone ? "(\(ArchiveStore.publishedPosts) AND goneSince IS NULL)" : ArchiveStore.publishedPosts }
+    /// The SQL condition on a `post` row that the site shows a tombstone at its address.
+    var removed: String { leavesOutGone ? "(\(ArchiveStore.removedPosts) OR goneSince IS NOT NULL)" : ArchiveStore.removedPosts }
 }

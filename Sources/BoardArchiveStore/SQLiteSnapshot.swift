@@ -13,11 +13,14 @@ public final class SQLiteSnapshot: ArchiveSnapshot {
     public let location: String
     /// The pseudonyms every read returns instead of writers' names, or nil.
     let pseudonyms: WriterPseudonyms?
+    /// Which posts every read publishes.
+    let rule: Publication
 
-    init(reader: any DatabaseReader, location: String, pseudonyms: WriterPseudonyms?) {
+    init(reader: any DatabaseReader, location: String, pseudonyms: WriterPseudonyms?, rule: Publication = Publication()) {
         self.reader = reader
         self.location = location
         self.pseudonyms = pseudonyms
+        self.rule = rule
     }
 
     /// Runs `body` on the snapshot's connection; SQLite's errors become ``StoreError``.
@@ -47,7 +50,7 @@ public final class SQLiteSnapshot: ArchiveSnapshot {
             let notices =
                 try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM post WHERE boardId = ? AND postType = 'notice'", arguments: [boardId]) ?? 0
             let all = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM post WHERE boardId = ?", arguments: [boardId]) ?? 0
-            let removed = try ArchiveStore.removedCount(in: db, board: boardId)
+            let removed = try ArchiveStore.removedCount(in: db, board: boardId, rule: rule)
             return ListingCounts(notices: notices, others: all - notices, removed: removed)
         }
     }
@@ -67,11 +70,11 @@ public final class SQLiteSnapshot: ArchiveSnapshot {
     }
 
     public func removedPostIds() throws -> [Int] {
-        try read { db in try Int.fetchAll(db, sql: "SELECT postId FROM post WHERE \(ArchiveStore.removedPosts) ORDER BY +postId") }
+        try read { db in try Int.fetchAll(db, sql: "SELECT postId FROM post WHERE \(rule.removed) ORDER BY +postId") }
     }
 
     public func removedPostCount() throws -> Int {
-        try read { db in try ArchiveStore.removedCount(in: db) }
+        try read { db in try ArchiveStore.removedCount(in: db, rule: rule) }
     }
 
     // MARK: Streams
@@ -97,7 +100,7 @@ public final class SQLiteSnapshot: ArchiveSnapshot {
             var keys: [ListingKey] = []
             keys.reserveCapacity(limit)
             let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
-            while let row = try rows.next() { keys.append(try ListingKey(row)) }
+            while let row = try rows.next() { keys.append(try ListingKey(row, rule: rule)) }
             return keys
         }
     }
@@ -107,14 +110,15 @@ public final class SQLiteSnapshot: ArchiveSnapshot {
             try read { db in
                 let rows = try Row.fetchCursor(
                     db,
-                    sql: "SELECT postId, boardId, contentHash, redactionMode, redactedAt FROM post WHERE postId > ? ORDER BY postId LIMIT ?",
+                    sql: "SELECT \(PostState.columns) FROM post WHERE postId > ? ORDER BY postId LIMIT ?",
                     arguments: [after ?? Int.min, limit])
                 var states: [PostState] = []
                 while let row = try rows.next() {
                     states.append(
                         PostState(
                             postId: row[0], boardId: row[1], contentHash: row[2], redactionMode: (row[3] as String?) ?? "",
-                            redactedAtMilliseconds: (row[4] as Double?).map { Int($0 * 1_000) }))
+                            redactedAtMilliseconds: (row[4] as Double?).map { Int($0 * 1_000) },
+                            goneSinceMilliseconds: (row[5] as Double?).map { Int($0 * 1_000) }, versionCount: row[6]))
                 }
                 return states
             }
@@ -129,7 +133,7 @@ public final class SQLiteSnapshot: ArchiveSnapshot {
             let rows = try Row.fetchCursor(
                 db, sql: "SELECT \(ListingKey.columns) FROM post INDEXED BY post_id_keys WHERE postId \(Self.inIds)", arguments: Self.arguments(ids))
             while let row = try rows.next() {
-                let key = try ListingKey(row)
+                let key = try ListingKey(row, rule: rule)
                 result[key.postId] = key
             }
             return result
@@ -143,10 +147,10 @@ public final class SQLiteSnapshot: ArchiveSnapshot {
                 db,
                 sql: """
                     SELECT \(ListingKey.columns) FROM post WHERE parentPostId \(Self.inIds)
-                    AND \(ArchiveStore.publishedPosts) ORDER BY boardId, \(ArchiveStore.boardOrder)
+                    AND \(rule.published) ORDER BY boardId, \(ArchiveStore.boardOrder)
                     """, arguments: Self.arguments(ids))
             while let row = try rows.next() {
-                let key = try ListingKey(row)
+                let key = try ListingKey(row, rule: rule)
                 if let parent = key.parentPostId { result[parent, default: []].append(key) }
             }
             return result
@@ -155,7 +159,7 @@ public final class SQLiteSnapshot: ArchiveSnapshot {
 
     public func listedPosts(ids: [Int]) throws -> [Int: ListedPost] {
         var result: [Int: ListedPost] = [:]
-        try forEachRow(ids: ids, where: ArchiveStore.publishedPosts) { row in
+        try forEachRow(ids: ids, where: rule.published) { row in
             let listed = try ArchiveStore.listedPost(row, pseudonyms: pseudonyms)
             result[listed.post.postId] = listed
         }
@@ -164,7 +168,7 @@ public final class SQLiteSnapshot: ArchiveSnapshot {
 
     public func postsWithBodies(ids: [Int]) throws -> [Int: ListedPost] {
         var result: [Int: ListedPost] = [:]
-        try forEachRow(ids: ids, withContents: true, where: ArchiveStore.publishedPosts) { row in
+        try forEachRow(ids: ids, withContents: true, where: rule.published) { row in
             let listed = try ArchiveStore.listedPost(row, withContents: true, pseudonyms: pseudonyms)
             result[listed.post.postId] = listed
         }
@@ -178,11 +182,35 @@ public final class SQLiteSnapshot: ArchiveSnapshot {
     public func removedPosts(ids: [Int]) throws -> [Int: Post] {
         var result: [Int: Post] = [:]
         // A purged post keeps nothing to match (its anonymous flag would still match the anonymous label).
-        try forEachRow(ids: ids, withContents: true, where: ArchiveStore.removedPosts + " AND purged = 0") { row in
+        try forEachRow(ids: ids, withContents: true, where: rule.removed + " AND purged = 0") { row in
             let post = try ArchiveStore.listedPost(row, withContents: true, pseudonyms: pseudonyms).post
             result[post.postId] = post
         }
         return result
+    }
+
+    public func versions(ids: [Int]) throws -> [Int: PostVersions] {
+        try read { db in
+            var versions: [(Int, PostVersion)] = []
+            let rows = try Row.fetchCursor(db, sql: ArchiveStore.versionsSQL(ids: Self.inIds), arguments: Self.arguments(ids))
+            while let row = try rows.next() {
+                let version = try ArchiveStore.version(row, pseudonyms: pseudonyms)
+                versions.append((version.post.postId, version))
+            }
+            let edited = try Row.fetchAll(db, sql: ArchiveStore.editedSQL(ids: Self.inIds), arguments: Self.arguments(ids)).map { row in
+                (row[0] as Int, (row[1] as Double?).map(Date.init(timeIntervalSince1970:)))
+            }
+            return ArchiveStore.grouped(versions: versions, edited: edited)
+        }
+    }
+
+    public func versionKeys(ids: [Int]) throws -> [Int: VersionKeys] {
+        try read { db in
+            var rows: [(Int, VersionKey, Date?)] = []
+            let cursor = try Row.fetchCursor(db, sql: ArchiveStore.versionKeysSQL(ids: Self.inIds), arguments: Self.arguments(ids))
+            while let row = try cursor.next() { rows.append(try ArchiveStore.versionKeyRow(row)) }
+            return ArchiveStore.versionKeys(rows)
+        }
     }
 
     /// Calls `body` with the row (`listedColumns`, then `contents` when `withContents`) of each post with one of these
@@ -217,11 +245,11 @@ public final class SQLiteSnapshot: ArchiveSnapshot {
 
 extension ArchiveStore: ArchiveSource {
     /// Opens a snapshot: a file store's own read transaction (a crawl may go on writing), an in-memory store's queue.
-    public func snapshot(pseudonyms: WriterPseudonyms? = nil) throws -> any ArchiveSnapshot {
+    public func snapshot(pseudonyms: WriterPseudonyms?, rule: Publication) throws -> any ArchiveSnapshot {
         let reader: any DatabaseReader
         do { reader = try (writer as? DatabasePool)?.makeSnapshot() ?? writer } catch let error as DatabaseError {
             throw StoreError(location: location, reason: error.resultCode == .SQLITE_BUSY ? .busy : .query(Self.plainReason(error)))
         }
-        return SQLiteSnapshot(reader: reader, location: location, pseudonyms: pseudonyms ?? self.pseudonyms)
+        return SQLiteSnapshot(reader: reader, location: location, pseudonyms: pseudonyms ?? self.pseudonyms, rule: rule)
     }
 }

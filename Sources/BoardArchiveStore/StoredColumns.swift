@@ -31,8 +31,8 @@ extension Row: StoredColumns {
 }
 
 extension ListingKey {
-    /// A key from a row of ``columns``.
-    init(_ row: some StoredColumns) throws {
+    /// A key from a row of ``columns``, as the site under `rule` shows it.
+    init(_ row: some StoredColumns, rule: Publication = Publication()) throws {
         postId = try row.int(0)
         boardId = try row.int(1)
         isNotice = try row.string(2) == PostType.notice.rawValue
@@ -42,6 +42,12 @@ extension ListingKey {
         contentHash = try row.string(5)
         if mode == RedactionMode.anonymize.rawValue { contentHash += ListedPost.anonymizedSuffix }
         removedAt = mode == RedactionMode.remove.rawValue ? Date(timeIntervalSince1970: try row.optionalDouble(7) ?? 0) : nil
+        goneSince = try row.optionalDouble(8).map(Date.init(timeIntervalSince1970:))
+        versionCount = try row.int(9)
+        if removedAt == nil, rule.leavesOutGone, let goneSince {
+            removedAt = goneSince
+            removedAtSource = true
+        }
     }
 }
 
@@ -59,14 +65,14 @@ extension ArchiveStore {
             capability: writable.flatMap { w in manageable.map { Board.Capability(writable: w, manageable: $0) } })
     }
 
-    /// A post from a row of ``listedColumns`` (and `contents` at index 23 when `withContents`), as the site may show it:
+    /// A post from a row of ``listedColumns`` (and `contents` at ``contentsColumn`` when `withContents`), as the site may show it:
     /// anonymized when a redaction withholds its writer, with the writer's pseudonym when `pseudonyms` is given.
     static func listedPost(_ row: some StoredColumns, withContents: Bool = false, pseudonyms: WriterPseudonyms?) throws -> ListedPost {
         // By position, in the order of `listedColumns` (looking columns up by name cost more than reading them).
         var post = Post(
             postId: try row.int(0), title: try row.string(2), boardId: try row.int(1), boardDisplayName: try row.optionalString(3),
             writer: Writer(displayName: try row.string(4), emailAddress: try row.optionalString(5), profileImage: try row.optionalString(6)),
-            contents: withContents ? try row.optionalString(23) ?? "" : "",
+            contents: withContents ? try row.optionalString(contentsColumn) ?? "" : "",
             createdDateTime: Date(timeIntervalSince1970: TimeInterval(try row.int(7))),
             viewCount: try row.int(8), postType: PostType(rawValue: try row.string(9)) ?? .normal, isNewPost: try row.optionalBool(11),
             hasInlineImage: try row.optionalBool(12), commentsCount: try row.int(13), attachmentsCount: try row.int(14),
@@ -80,6 +86,9 @@ extension ArchiveStore {
             hash += ListedPost.anonymizedSuffix
         }
         pseudonyms?.apply(to: &post)
-        return ListedPost(post: post, contentHash: hash)
+        let lastSeen = try row.optionalDouble(24).map(Date.init(timeIntervalSince1970:))
+        return ListedPost(
+            post: post, contentHash: hash, goneLastSeen: try row.optionalDouble(23) == nil ? nil : lastSeen,
+            editedAt: try row.optionalDouble(25).map(Date.init(timeIntervalSince1970:)))
     }
 }

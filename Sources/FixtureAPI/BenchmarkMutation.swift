@@ -12,6 +12,9 @@ public enum BenchmarkMutation: String, Sendable, CaseIterable {
     /// Existing posts are taken down, one `redact --post` each: the one way a post leaves the site (a crawl keeps
     /// the posts the API no longer serves, marked gone).
     case gone
+    /// Existing posts vanish from the source: a crawl marks them gone (`goneSince`), as it marks posts the API no
+    /// longer lists; the site marks them "deleted at the source".
+    case vanish
 
     /// Applies the mutation to `count` posts and returns their ids, ascending. `now` is the new `lastSeen`; new posts
     /// are dated between the newest stored post and `now` (one second apart after the newest when `now` is not later).
@@ -25,7 +28,7 @@ public enum BenchmarkMutation: String, Sendable, CaseIterable {
         switch self {
         case .new:
             return try addPosts(to: store, count: count, after: newest, seed: seed, now: nowSeconds)
-        case .edit, .gone:
+        case .edit, .gone, .vanish:
             let ids = try store.postIDs()
             guard ids.count >= count else {
                 throw BenchmarkArchiveError(location: store.location, reason: .notEnoughPosts(held: ids.count, asked: count))
@@ -34,6 +37,8 @@ public enum BenchmarkMutation: String, Sendable, CaseIterable {
             let chosen = Self.sample(ids, count: count, &random)
             if self == .gone {
                 for id in chosen { _ = try store.redact(RedactionRequest(target: .post(id), reason: "benchmark: gone"), at: now) }
+            } else if self == .vanish {
+                try store.markGoneAtSource(ids: chosen, at: now)
             } else {
                 try edit(chosen, in: store, seed: seed, now: now)
             }

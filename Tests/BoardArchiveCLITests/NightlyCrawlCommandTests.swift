@@ -203,18 +203,19 @@ struct NightlyCrawlCommandTests {
                         DROP TABLE redaction; DROP INDEX post_redaction; ALTER TABLE post DROP COLUMN redactionId;
                         ALTER TABLE post DROP COLUMN redactionMode; ALTER TABLE post DROP COLUMN redactedAt;
                         ALTER TABLE post DROP COLUMN purged;
-                        DELETE FROM grdb_migrations WHERE identifier IN ('v3-nightly', 'v4-redaction', 'v5-listing-keys');
+                        DROP TABLE post_version; ALTER TABLE post DROP COLUMN editedAt; ALTER TABLE post DROP COLUMN versionCount;
+                        DELETE FROM grdb_migrations WHERE identifier IN ('v3-nightly', 'v4-redaction', 'v5-listing-keys', 'v6-versions');
                         """)
             }
             try queue.close()
             let out = nightly.folder.appendingPathComponent("out").path
             let refused = try await CommandRunner.run(["build", "--store", nightly.store, "--out", out] + NightlyHarness.clock)
             #expect(refused.status == 73)
-            #expect(refused.stderr.contains("has schema version 2, older than this boardarchive needs (5)"))
+            #expect(refused.stderr.contains("has schema version 2, older than this boardarchive needs (6)"))
             let (crawled, requests) = try await nightly.run(["--verify-fraction", "0"])
             #expect(crawled.status == 0, "stderr: \(crawled.stderr)")
             #expect(requests == 1 + Self.boards)
-            #expect(try ArchiveStore(path: nightly.store).schemaVersion() == 5)
+            #expect(try ArchiveStore(path: nightly.store).schemaVersion() == 6)
             let built = try await CommandRunner.run(["build", "--store", nightly.store, "--out", out] + NightlyHarness.clock)
             #expect(built.status == 0, "stderr: \(built.stderr)")
             try nightly.expectStoreHoldsTheSource()

@@ -27,6 +27,8 @@ struct GoldenPageTests {
         /// The inline archive with post 303 taken down, built with a base URL (feeds with absolute links, a sitemap)
         /// and the keyword 답글.
         case published
+        /// The inline archive as the source changed it (issue 27): post 150 edited twice, post 110 deleted at the source.
+        case history
     }
 
     /// Golden file name → generated page, and the site it comes from.
@@ -45,14 +47,37 @@ struct GoldenPageTests {
         ("feed-archive.xml", "feed.xml", .published),
         ("feed-board.xml", "boards/3/feed.xml", .published),
         ("sitemap.xml", "sitemap.xml", .published),
+        ("board-with-deleted.html", "boards/1/index.html", .history),
+        ("post-deleted.html", "posts/110.html", .history),
+        ("post-edited.html", "posts/150.html", .history),
+        ("version.html", "posts/150-v1.html", .history),
     ]
+
+    /// The days of ``Site/history``: the archive first crawled three days before the build, then two edits and a deletion.
+    static let historyDays = (1...3).map { SiteFixture.now.addingTimeInterval(TimeInterval(-86_400 * $0)) }
+
+    /// The store of ``Site/history``.
+    static func historyStore() throws -> ArchiveStore {
+        let store = try ArchiveStore.inMemory()
+        try store.record(boards: SiteFixture.boards, at: historyDays[2])
+        try store.record(posts: SiteFixture.posts, at: historyDays[2])
+        var edited = try #require(SiteFixture.posts.first { $0.postId == 150 })
+        let deleted = try #require(SiteFixture.posts.first { $0.postId == 110 })
+        edited.title += " (고침)"
+        edited.contents = "첫 줄은 그대로.\n고친 줄 <b>굵게</b> & 더함.\n\n새 문단."
+        try store.record(posts: [edited, deleted], at: historyDays[1])
+        edited.contents += "\n마지막 줄."
+        try store.record(posts: [edited], at: historyDays[0])
+        try store.transact { db in try db.execute("UPDATE post SET goneSince = ? WHERE postId = 110", [.init(historyDays[0])]) }
+        return store
+    }
 
     /// Builds `site` into a new folder and returns the folder.
     static func build(_ site: Site, name: String) async throws -> URL {
         let output = try SiteFixture.temporaryDirectory("golden-\(name)").appendingPathComponent("site")
-        let store = try SiteFixture.store()
+        let store = site == .history ? try historyStore() : try SiteFixture.store()
         switch site {
-        case .inline:
+        case .inline, .history:
             try await SiteFixture.build(store, into: output)
         case .published:
             _ = try store.redact(RedactionRequest(target: .post(303), reason: "asked by the writer"), at: SiteFixture.now)
@@ -137,5 +162,18 @@ struct GoldenPageTests {
             #expect(text.contains("href=\"https://archive.example/board/posts/302.html\""), "\(feed)")
         }
         #expect(try golden("search.html").contains("id=\"search-form\""))
+        // Issue 27: the deleted post says so, with the day it was last seen (Seoul), on its page and in its row.
+        let lastSeen = "2024-05-13"
+        #expect(try golden("post-deleted.html").contains("원본 게시판에서 삭제된 글입니다. 마지막 확인: <time datetime=\"2024-05-13T03:00:00Z\">\(lastSeen)</time>"))
+        #expect(try golden("board-with-deleted.html").contains("<span class=\"source-deleted\">원본에서 삭제됨, 마지막 확인 \(lastSeen)</span>"))
+        let edited = try golden("post-edited.html")
+        #expect(edited.contains("<dt>수정 확인</dt><dd class=\"post-edited\"><time datetime=\"2024-05-14T03:00:00Z\">2024-05-14</time></dd>"))
+        #expect(edited.contains("<a href=\"../posts/150-v1.html\">버전 1</a>") && edited.contains("<a href=\"../posts/150-v2.html\">버전 2</a>"))
+        // Version 1 (the original) against version 2: the title's addition and the body's words, marked without colour.
+        let version = try golden("version.html")
+        #expect(version.contains("<meta name=\"robots\" content=\"noindex"))
+        #expect(version.contains("<ins><span class=\"visually-hidden\">추가된 부분: </span><span class=\"diff-mark\" aria-hidden=\"true\">{+</span>"))
+        #expect(version.contains("&lt;b&gt;굵게&lt;/b&gt; &amp; 더함"))
+        #expect(!(try golden("board-with-deleted.html")).contains("150-v1"))
     }
 }

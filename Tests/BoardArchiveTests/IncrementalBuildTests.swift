@@ -22,6 +22,7 @@ struct IncrementalBuildTests {
         case newPost, editPost, removePost, becomeNotice, newBoard, removeBoard, renameBoard, editTemplate, switchLanguage, nextDay
         case toggleBaseURL, toggleNoindex, nothing
         case redactPost, redactWriter, anonymizeWriter, purgePost, redactBoard, undoRedaction, togglePseudonyms
+        case goneAtSource, backAtSource, toggleDeletedPosts
     }
 
     /// The inputs of one build besides the store.
@@ -32,6 +33,7 @@ struct IncrementalBuildTests {
         var baseURL: URL?
         var noindex = false
         var pseudonymKey: Data?
+        var deletedPosts = DeletedPosts.marked
     }
 
     static func configuration(_ inputs: Inputs, output: URL) -> BuildConfiguration {
@@ -42,6 +44,7 @@ struct IncrementalBuildTests {
         configuration.searchIndex = SearchIndexConfiguration(blockSize: 8)
         configuration.baseURL = inputs.baseURL
         configuration.noindex = inputs.noindex
+        configuration.deletedPosts = inputs.deletedPosts
         configuration.pseudonymKey = inputs.pseudonymKey
         // Random removals may take most posts away; the shrink guard has tests of its own.
         configuration.allowShrink = true
@@ -155,6 +158,22 @@ struct IncrementalBuildTests {
             guard let id = pick(Array(Set(try store.postCountsByBoard().keys)).sorted()) else { return "no board with posts" }
             try store.redact(RedactionRequest(target: .board(id), reason: "step \(step)"), at: inputs.now)
             return "redact board \(id)"
+        case .goneAtSource:
+            // The source deletes a post: the crawl marks it gone (its last sighting stays as it was).
+            guard let id = pick(ids) else { return "no post" }
+            try store.write { db in
+                try db.execute(sql: "UPDATE post SET goneSince = ? WHERE postId = ?", arguments: [inputs.now.timeIntervalSince1970, id])
+            }
+            return "post \(id) deleted at the source"
+        case .backAtSource:
+            let gone = try store.read { db in try Int.fetchAll(db, sql: "SELECT postId FROM post WHERE goneSince IS NOT NULL ORDER BY postId") }
+            guard let id = pick(gone), let post = try store.post(id: id) else { return "no gone post" }
+            try store.record(posts: [post], at: inputs.now)
+            return "post \(id) back at the source"
+        case .toggleDeletedPosts:
+            let all = DeletedPosts.allCases
+            inputs.deletedPosts = all[((all.firstIndex(of: inputs.deletedPosts) ?? 0) + 1) % all.count]
+            return "deleted posts \(inputs.deletedPosts.rawValue)"
         case .togglePseudonyms:
             inputs.pseudonymKey = inputs.pseudonymKey == nil ? Data("property-test-key-\(step)-0123456789".utf8) : nil
             return inputs.pseudonymKey == nil ? "real names" : "pseudonyms"
@@ -169,6 +188,22 @@ struct IncrementalBuildTests {
     func incrementalEqualsFull(seed: UInt64) async throws {
         try await Self.expectIncrementalEqualsFull(seed: seed, steps: 10) { random in
             Change.allCases[Int(random.next() % UInt64(Change.allCases.count))]
+        }
+    }
+
+    @Test(
+        "edits with history and deletions at the source: the incremental site equals a clean full build after each step",
+        arguments: [6, 7] as [UInt64])
+    func historyEqualsFull(seed: UInt64) async throws {
+        // Edits keep versions (version pages appear), deletions mark posts, the policy switches, takedowns reach history.
+        let steps: [Change] = [
+            .editPost, .editPost, .goneAtSource, .nextDay, .editPost, .goneAtSource, .toggleDeletedPosts, .backAtSource, .toggleDeletedPosts,
+            .goneAtSource, .anonymizeWriter, .redactPost, .toggleDeletedPosts, .purgePost, .undoRedaction, .editPost, .switchLanguage,
+        ]
+        var index = 0
+        try await Self.expectIncrementalEqualsFull(seed: seed, steps: steps.count) { _ in
+            defer { index += 1 }
+            return steps[index]
         }
     }
 

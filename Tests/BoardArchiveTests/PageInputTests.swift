@@ -126,7 +126,7 @@ struct PageInputTests {
         }
     }
 
-    static let row = RowInput(postId: 12, contentHash: "a1b2", isToday: true)
+    static let row = RowInput(postId: 12, contentHash: "a1b2", isToday: true, goneSeconds: 1_700_000_000)
     static let link = LinkInput(postId: 11, contentHash: "c3d4")
     static let frontPager = PagerInput(page: nil, window: [3, 2, 1], totalCount: 95, shownCount: 95, archivePageCount: 4)
     static let archivePager = PagerInput(page: 2, window: [3, 2, 1], hasNewer: true, hasPosts: true)
@@ -136,10 +136,23 @@ struct PageInputTests {
         let sample = PostPageInput(
             post: Self.row, boardId: 3, boardName: "자유게시판", backPage: 2, previous: Self.link, next: LinkInput(postId: 13, contentHash: "e5"),
             parent: LinkInput(postId: 1, contentHash: "f6"), parentMissing: false, parentRemoved: true,
-            replies: [RowInput(postId: 20, contentHash: "aa", isToday: false), Self.row])
+            replies: [RowInput(postId: 20, contentHash: "aa", isToday: false), Self.row],
+            versions: [Self.version, VersionInput(VersionKey(version: 2, contentHash: "v2", firstSeen: Self.day, lastSeen: Self.day))],
+            editedSeconds: 1_700_100_000)
         let result = try Self.unchangedDigests(sample)
         #expect(result.paths == [])
-        #expect(result.tried >= 25)
+        #expect(result.tried >= 35)
+    }
+
+    static let day = Date(timeIntervalSince1970: 1_700_000_000)
+    static let version = VersionInput(VersionKey(version: 1, contentHash: "v1", firstSeen: day, lastSeen: day.addingTimeInterval(86_400)))
+
+    @Test("an earlier version's page")
+    func versionPage() throws {
+        let sample = VersionPageInput(postId: 12, version: Self.version, nextHash: "v2", boardId: 3, boardName: "자유게시판", writerWithheld: true)
+        let result = try Self.unchangedDigests(sample)
+        #expect(result.paths == [])
+        #expect(result.tried >= 9)
     }
 
     @Test("a board's front and archive pages", arguments: [frontPager, archivePager])
@@ -177,7 +190,8 @@ struct PageInputTests {
             HomeBoardInput(boardId: 2, boardName: "자유", postCount: 0, hasPostFromToday: false, newestPostSeconds: 1, newestIsToday: true),
         ])
         let feed = FeedInput(
-            scope: "board-feed", baseURL: "https://example.org/", boards: [BoardNameInput(boardId: 1, name: "공지")], posts: [Self.link, Self.link])
+            scope: "board-feed", baseURL: "https://example.org/", boards: [BoardNameInput(boardId: 1, name: "공지")],
+            posts: [FeedEntryInput(postId: 11, contentHash: "c3d4", editedSeconds: 5), FeedEntryInput(postId: 12, contentHash: "e5")])
         let sitemap = SitemapInput(isIndex: false, baseURL: "https://example.org/", entries: ["index.html", "posts/1.html"])
         for result in [try Self.unchangedDigests(home), try Self.unchangedDigests(feed), try Self.unchangedDigests(sitemap)] {
             #expect(result.paths == [])
@@ -191,7 +205,7 @@ struct PageInputTests {
         let samples: [any PageInputSample] = [
             BuildBaseInput(
                 engineVersion: "pages-6", templates: "abc", language: "ko", timeZone: "Asia/Seoul", offsetMinutes: 540, noindex: false,
-                writers: "names"),
+                writers: "names", deletedPosts: "marked"),
             TemplateSourcesInput(templates: [TemplateSourceInput(name: "layout", text: "{{{content}}}"), TemplateSourceInput(name: "home", text: "")]
             ),
             SearchSettingsInput(
@@ -205,7 +219,10 @@ struct PageInputTests {
             PagesStateInput(day: 20_000, baseURL: "https://example.org/", posts: "ab"),
             SearchBlockInput(id: "n1", postIds: [1, 2], contentHashes: ["a", "b"], boardNames: ["공지", "자유"]),
             ArchiveBoardsInput(boards: [BoardNameInput(boardId: 1, name: "공지"), BoardNameInput(boardId: 2, name: "자유")]),
-            PostStatesInput(postIds: [1, 2], boardIds: [3, 4], contentHashes: ["a", "b"], redactionModes: ["", "remove"], redactedAt: [nil, 5]),
+            PostStatesInput(
+                postIds: [1, 2], boardIds: [3, 4], contentHashes: ["a", "b"], redactionModes: ["", "remove"], redactedAt: [nil, 5],
+                goneSince: [7, nil],
+                versionCounts: [0, 2]),
         ]
         for sample in samples {
             let result = try sample.unchanged()

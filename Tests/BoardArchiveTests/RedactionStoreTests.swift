@@ -125,7 +125,7 @@ struct RedactionStoreTests {
 
     // SQLite only: it reads the bytes of the store file, its WAL and shared memory (a PostgreSQL store's files are the
     // server's; the rows a purge leaves on both stores are checked in `laterWritesStayRedacted`).
-    @Test("--purge leaves no byte of the post's title, body or writer in the store file, its WAL or shared memory")
+    @Test("--purge leaves no byte of the post's title, body or writer, in any version, in the store file, its WAL or shared memory")
     func purgeWipesTheFileAndItsWAL() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -144,6 +144,12 @@ struct RedactionStoreTests {
         try store.record(posts: [post, SiteFixture.post(501, at: "2024-05-02T00:00:00Z", writer: secrets[2])], at: Self.when)
         post.viewCount = 9  // a second version: the first one is left in free pages and WAL frames
         try store.record(posts: [post], at: Self.when)
+        // An edit at the source: the text with the secrets is now an earlier version, kept in post_version.
+        var edited = post
+        edited.title = "바뀐 제목"
+        edited.contents = "바뀐 본문"
+        try store.record(posts: [edited], at: Self.when)
+        #expect(try store.snapshot(pseudonyms: nil).versions(ids: [500])[500]?.earlier.first?.post.title == secrets[0])
         #expect(try traces().count >= 3)
         try store.redact(RedactionRequest(target: .post(500), purge: true, reason: "erasure"), at: Self.when)
         // The writer's other post still names them until the writer is purged too (its redaction keeps only a hash).

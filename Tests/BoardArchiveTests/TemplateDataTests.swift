@@ -21,7 +21,12 @@ struct TemplateDataTests {
         let neighbours = PostNeighbours(
             board: SiteFixture.boards[1], backPage: 1, previous: posts[1], next: posts[2], parent: posts[3], parentMissing: false,
             replies: [posts[4]])
-        return pages.postPage(posts[0], bodyHTML: "<p>x</p>", neighbours: neighbours)
+        let seen = SiteFixture.now.addingTimeInterval(-86_400)
+        let history = SourceHistory(
+            deletedLastSeen: seen,
+            versions: VersionKeys(earlier: [VersionKey(version: 1, contentHash: "a", firstSeen: seen, lastSeen: seen)], currentSince: SiteFixture.now)
+        )
+        return pages.postPage(posts[0], bodyHTML: "<p>x</p>", neighbours: neighbours, history: history)
     }
 
     @Test("the keys read from a type are the keys its encoded value holds, nested values' and lists' included")
@@ -32,7 +37,7 @@ struct TemplateDataTests {
         #expect(TemplateKeysTests.keys(of: board) == TemplateDataKeys.of(BoardPageData.self))
         let row = Self.pages.row(for: SiteFixture.posts[0], root: "../")
         #expect(Set(row.keys) == TemplateKeys.row)
-        #expect(TemplateKeys.row.count == 19)
+        #expect(TemplateKeys.row.count == 23)
     }
 
     @Test("an inlined value's keys are its holder's own, and its field's name is no key")

@@ -1,3 +1,5 @@
+import BoardArchive
+
 extension SettingKey {
     /// Every setting, in the order of the starter file. Sections: `api`, `crawl`, `nightly`, `build`, `log`.
     ///
@@ -60,6 +62,10 @@ extension SettingKey {
         SettingKey(
             "build.noindex", .boolean, flag: "--noindex", default: "false",
             "Ask search engines not to index any page (a robots noindex tag on every page, no sitemap)."),
+        SettingKey(
+            "build.deleted-posts", .choice(DeletedPosts.allCases.map(\.rawValue)), flag: "--deleted-posts", default: "marked",
+            "Posts the source deleted: marked (\"deleted at the source, last seen on …\" on the page and in the listing), unmarked, "
+                + "or left-out (out of the site, their addresses saying so; the store keeps them)."),
         SettingKey(
             "log.level", .choice(["trace", "debug", "info", "notice", "warning", "error", "critical"]), flag: "--log-level", default: "notice",
             "Log level on standard error."),

@@ -13,8 +13,10 @@ struct AtomFeed: Sendable, Equatable {
         var title: String
         /// The post page, relative to the feed document or absolute.
         var link: String
-        /// When the post was created (the API gives no edit time, so it is also `updated`).
+        /// When the post was created.
         var published: Date
+        /// When a crawl first saw the post's current text (an edit at the source), else when it was created.
+        var updated: Date
         var author: String
         /// The board's name, in the archive's feed.
         var category: String?
@@ -28,7 +30,7 @@ struct AtomFeed: Sendable, Equatable {
     var selfLink: String
     /// The HTML page the feed follows.
     var alternateLink: String
-    /// The newest entry's date; the Unix epoch for a feed without entries, so the document stays deterministic.
+    /// The latest entry's `updated`; the Unix epoch for a feed without entries, so the document stays deterministic.
     var updated: Date
     /// The `xml:lang` of the texts (`ko`, `en`).
     var language: String
@@ -54,7 +56,7 @@ struct AtomFeed: Sendable, Equatable {
             out += "<title type=\"text\">\(Self.escape(entry.title))</title>\n"
             out += #"<link rel="alternate" type="text/html" href=""# + Self.escape(entry.link) + "\"/>\n"
             out += "<published>\(ArchiveDate.format(entry.published))</published>\n"
-            out += "<updated>\(ArchiveDate.format(entry.published))</updated>\n"
+            out += "<updated>\(ArchiveDate.format(entry.updated))</updated>\n"
             out += "<author><name>\(Self.escape(entry.author))</name></author>\n"
             if let category = entry.category { out += "<category term=\"\(Self.escape(category))\"/>\n" }
             out += "<content type=\"html\">\(Self.escape(entry.contentHTML))</content>\n"

@@ -76,7 +76,9 @@ struct FeedPhase: Sendable {
         FeedInput(
             scope: kind, baseURL: baseURL?.absoluteString,
             boards: boardNames.sorted(by: { $0.key < $1.key }).map { BoardNameInput(boardId: $0.key, name: $0.value) },
-            posts: posts.map { LinkInput(postId: $0.post.postId, contentHash: $0.contentHash) }
+            posts: posts.map {
+                FeedEntryInput(postId: $0.post.postId, contentHash: $0.contentHash, editedSeconds: $0.editedAt.map { Int($0.timeIntervalSince1970) })
+            }
         ).digest(base: base)
     }
 
@@ -90,12 +92,13 @@ struct FeedPhase: Sendable {
             let page = SitePaths.post(post.postId)
             return AtomFeed.Entry(
                 id: id(of: page), title: pages.displayTitle(post), link: link(to: page, from: path), published: post.createdDateTime,
+                updated: listed.editedAt ?? post.createdDateTime,
                 author: pages.writerLabel(post), category: boardNames.map { $0[post.boardId] ?? "" },
                 contentHTML: renderedBodies.html(of: post.postId) { Self.renderer.render(bodies[post.postId]?.contents ?? "") })
         }
         return AtomFeed(
             id: id(of: path), title: title, selfLink: link(to: path, from: path), alternateLink: link(to: alternate, from: path),
-            updated: posts.first?.post.createdDateTime ?? Date(timeIntervalSince1970: 0), language: pages.strings.language.rawValue,
+            updated: entries.map(\.updated).max() ?? Date(timeIntervalSince1970: 0), language: pages.strings.language.rawValue,
             author: pages.strings["siteTitle"], generatorVersion: BoardArchiveVersion.string, entries: entries)
     }
 }

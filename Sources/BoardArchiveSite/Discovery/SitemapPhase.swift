@@ -6,7 +6,7 @@ import Foundation
 /// 50,000 pages) and `robots.txt`.
 ///
 /// Runs last, once every page is declared: the sitemap lists every HTML page the build produces except
-/// `search.html` (whose results need a query) and pages marked `noindex`. With `noindex` for the whole site there is
+/// `search.html` (whose results need a query) and pages marked `noindex` (tombstones, earlier versions). With `noindex` for the whole site there is
 /// no sitemap, and `robots.txt` lets crawlers in so that they see the pages' `noindex`.
 struct SitemapPhase: Sendable {
     let output: SiteOutput
@@ -39,7 +39,9 @@ struct SitemapPhase: Sendable {
     }
 
     private func writeSitemaps() throws {
-        let pages = output.producedPaths.filter { $0.hasSuffix(".html") && $0 != SitePaths.search && !excluded.contains($0) }.sorted()
+        let pages = output.producedPaths.filter {
+            $0.hasSuffix(".html") && $0 != SitePaths.search && !excluded.contains($0) && !SitePaths.isVersion($0)
+        }.sorted()
         if pages.count <= pagesPerFile {
             try write(urlset: pages, to: Self.sitemapPath)
             return

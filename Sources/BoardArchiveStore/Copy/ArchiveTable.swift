@@ -30,6 +30,7 @@ struct ArchiveTable: Sendable, Equatable {
         ArchiveTable(
             name: "verified_part", columns: ["boardId", "fromOldest", "toOldest", "total", "verifiedAt", "runId"], key: ["boardId", "fromOldest"]),
         post,
+        postVersion,
     ]
 
     /// The post table, also the one definition of what a crawl writes of a post (``PostUpsert``, in this column order).
@@ -39,8 +40,21 @@ struct ArchiveTable: Sendable, Equatable {
             "postId", "boardId", "title", "boardDisplayName", "writerName", "writerEmail", "writerProfileImage", "contents", "createdAt",
             "viewCount", "postType", "rawPostType", "isNewPost", "hasInlineImage", "commentsCount", "attachmentsCount", "isAnonymous",
             "isOwner", "hasReply", "parentPostId", "hasAttachment", "raw", "contentHash", "firstSeen", "lastSeen", "lastSeenRun", "goneSince",
-            "redactionId", "redactionMode", "redactedAt", "purged",
+            "redactionId", "redactionMode", "redactedAt", "purged", "editedAt", "versionCount",
         ], key: ["postId"])
+
+    /// The columns of a post that an earlier version keeps besides its hash (``postVersion``'s last ones), in order.
+    static let versionedColumns = [
+        "boardId", "title", "boardDisplayName", "writerName", "writerEmail", "writerProfileImage", "contents", "createdAt", "viewCount",
+        "postType", "rawPostType", "isNewPost", "hasInlineImage", "commentsCount", "attachmentsCount", "isAnonymous", "isOwner", "hasReply",
+        "parentPostId", "hasAttachment", "raw",
+    ]
+
+    /// Earlier versions of posts (migration `v6-versions`): the post's columns as they were, when the version was first
+    /// and last seen, and how much of it a purge left.
+    static let postVersion = ArchiveTable(
+        name: "post_version", columns: ["postId", "version", "contentHash", "firstSeen", "lastSeen", "purged"] + versionedColumns,
+        key: ["postId", "version"])
 
     /// The positions of the key's columns in a row.
     var keyPositions: [Int] { key.compactMap { columns.firstIndex(of: $0) } }

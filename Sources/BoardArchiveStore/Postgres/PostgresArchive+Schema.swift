@@ -79,19 +79,33 @@ extension PostgresArchive {
         ),
         (
             "v5-listing-keys",
-            [
-                "CREATE INDEX post_board_keys ON post (boardId, (postType = 'notice') DESC, createdAt DESC, postId DESC) INCLUDE "
-                    + "(parentPostId, \(ListingKey.indexedColumns))",
-                "CREATE INDEX post_chronological_keys ON post ((postType = 'notice') DESC, createdAt, postId) INCLUDE "
-                    + "(boardId, parentPostId, \(ListingKey.indexedColumns))",
-                "CREATE INDEX post_parent_keys ON post (parentPostId, boardId, (postType = 'notice') DESC, createdAt DESC, postId DESC) "
-                    + "INCLUDE (\(ListingKey.indexedColumns))",
-                // As the SQLite store's: every post's state in id order (an unchanged rebuild reads them all) from the
-                // index alone, not from the table's pages of 2 kB rows.
-                "CREATE INDEX post_id_keys ON post (postId) INCLUDE (boardId, createdAt, parentPostId, \(ListingKey.indexedColumns))",
-            ]
+            // As the SQLite store's: every post's state in id order (an unchanged rebuild reads them all) from the index
+            // alone, not from the table's pages of 2 kB rows.
+            keyIndexes(holding: ListingKey.v5IndexedColumns)
+        ),
+        (
+            "v6-versions",
+            ArchiveStore.versionsMigration(realType: "DOUBLE PRECISION", integerType: "BIGINT") + [
+                "DO $$ BEGIN ALTER TABLE post_version ALTER COLUMN raw SET COMPRESSION lz4, ALTER COLUMN contents SET COMPRESSION lz4; "
+                    + "EXCEPTION WHEN feature_not_supported THEN NULL; END $$",
+                "DROP INDEX post_board_keys, post_chronological_keys, post_parent_keys, post_id_keys",
+            ] + keyIndexes(holding: ListingKey.indexedColumns)
         ),
     ]
+
+    /// The four covering indexes of ``ListingKey`` (board order, chronological, by parent, by id), each including
+    /// `columns` besides its ordering columns.
+    static func keyIndexes(holding columns: String) -> [String] {
+        [
+            "CREATE INDEX post_board_keys ON post (boardId, (postType = 'notice') DESC, createdAt DESC, postId DESC) INCLUDE "
+                + "(parentPostId, \(columns))",
+            "CREATE INDEX post_chronological_keys ON post ((postType = 'notice') DESC, createdAt, postId) INCLUDE "
+                + "(boardId, parentPostId, \(columns))",
+            "CREATE INDEX post_parent_keys ON post (parentPostId, boardId, (postType = 'notice') DESC, createdAt DESC, postId DESC) "
+                + "INCLUDE (\(columns))",
+            "CREATE INDEX post_id_keys ON post (postId) INCLUDE (boardId, createdAt, parentPostId, \(columns))",
+        ]
+    }
 
     /// The table that records the migrations applied, like GRDB's `grdb_migrations` in a SQLite store.
     static let migrationTable = "boardarchive_migration"

@@ -12,15 +12,18 @@ public final class PostgresSnapshot: ArchiveSnapshot {
     let url: PostgresStoreURL
     let logger: Logger
     let pseudonyms: WriterPseudonyms?
+    /// Which posts every read publishes.
+    let rule: Publication
 
     public var location: String { url.description }
 
     /// Opens a connection and begins the snapshot's transaction.
-    init(connector: PostgresConnector, pseudonyms: WriterPseudonyms?) throws {
+    init(connector: PostgresConnector, pseudonyms: WriterPseudonyms?, rule: Publication = Publication()) throws {
         connection = try connector.connect()
         url = connector.url
         logger = connector.logger
         self.pseudonyms = pseudonyms
+        self.rule = rule
         do { _ = try query("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY") { _ in () } } catch {
             try? connection.close().wait()
             throw error
@@ -62,7 +65,7 @@ public final class PostgresSnapshot: ArchiveSnapshot {
         let binds = try Self.binds([boardId])
         let notices = try count("SELECT COUNT(*) FROM post WHERE boardId = $1 AND postType = 'notice'", binds)
         let all = try count("SELECT COUNT(*) FROM post WHERE boardId = $1", binds)
-        let removed = try count("SELECT COUNT(*) FROM post WHERE \(ArchiveStore.removedPosts) AND boardId = $1", binds)
+        let removed = try count("SELECT COUNT(*) FROM post WHERE \(rule.removed) AND boardId = $1", binds)
         return ListingCounts(notices: notices, others: all - notices, removed: removed)
     }
 
@@ -79,11 +82,11 @@ public final class PostgresSnapshot: ArchiveSnapshot {
     }
 
     public func removedPostIds() throws -> [Int] {
-        try query("SELECT postId FROM post WHERE \(ArchiveStore.removedPosts) ORDER BY postId") { try $0.int(0) }
+        try query("SELECT postId FROM post WHERE \(rule.removed) ORDER BY postId") { try $0.int(0) }
     }
 
     public func removedPostCount() throws -> Int {
-        try count("SELECT COUNT(*) FROM post WHERE \(ArchiveStore.removedPosts)")
+        try count("SELECT COUNT(*) FROM post WHERE \(rule.removed)")
     }
 
     // MARK: Streams
@@ -105,18 +108,19 @@ public final class PostgresSnapshot: ArchiveSnapshot {
             case .flag(let value): binds.append(value)
             }
         }
-        return try query(sql, binds) { try ListingKey($0) }
+        return try query(sql, binds) { try ListingKey($0, rule: rule) }
     }
 
     public func postStates() -> PostStateStream {
         PostStateStream { [self] after, limit in
             try query(
-                "SELECT postId, boardId, contentHash, redactionMode, redactedAt FROM post WHERE postId > $1 ORDER BY postId LIMIT $2",
+                "SELECT \(PostState.columns) FROM post WHERE postId > $1 ORDER BY postId LIMIT $2",
                 try Self.binds([after ?? Int.min, limit])
             ) { row in
                 PostState(
                     postId: try row.int(0), boardId: try row.int(1), contentHash: try row.string(2), redactionMode: try row.optionalString(3) ?? "",
-                    redactedAtMilliseconds: try row.optionalDouble(4).map { Int($0 * 1_000) })
+                    redactedAtMilliseconds: try row.optionalDouble(4).map { Int($0 * 1_000) },
+                    goneSinceMilliseconds: try row.optionalDouble(5).map { Int($0 * 1_000) }, versionCount: try row.int(6))
             }
         }
     }
@@ -124,26 +128,28 @@ public final class PostgresSnapshot: ArchiveSnapshot {
     // MARK: Lookups
 
     public func keys(ids: [Int]) throws -> [Int: ListingKey] {
-        let keys = try query("SELECT \(ListingKey.columns) FROM post WHERE postId = ANY($1)", try Self.binds([ids])) { try ListingKey($0) }
+        let keys = try query("SELECT \(ListingKey.columns) FROM post WHERE postId = ANY($1)", try Self.binds([ids])) {
+            try ListingKey($0, rule: rule)
+        }
         return Dictionary(keys.map { ($0.postId, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     public func replyKeys(toPostIds ids: [Int]) throws -> [Int: [ListingKey]] {
         let keys = try query(
-            "SELECT \(ListingKey.columns) FROM post WHERE parentPostId = ANY($1) AND \(ArchiveStore.publishedPosts) "
+            "SELECT \(ListingKey.columns) FROM post WHERE parentPostId = ANY($1) AND \(rule.published) "
                 + "ORDER BY boardId, \(ArchiveStore.boardOrder)", try Self.binds([ids])
-        ) { try ListingKey($0) }
+        ) { try ListingKey($0, rule: rule) }
         var result: [Int: [ListingKey]] = [:]
         for key in keys { if let parent = key.parentPostId { result[parent, default: []].append(key) } }
         return result
     }
 
     public func listedPosts(ids: [Int]) throws -> [Int: ListedPost] {
-        try posts(ids: ids, withContents: false, where: ArchiveStore.publishedPosts)
+        try posts(ids: ids, withContents: false, where: rule.published)
     }
 
     public func postsWithBodies(ids: [Int]) throws -> [Int: ListedPost] {
-        try posts(ids: ids, withContents: true, where: ArchiveStore.publishedPosts)
+        try posts(ids: ids, withContents: true, where: rule.published)
     }
 
     public func posts(ids: [Int]) throws -> [Int: Post] {
@@ -152,7 +158,23 @@ public final class PostgresSnapshot: ArchiveSnapshot {
 
     public func removedPosts(ids: [Int]) throws -> [Int: Post] {
         // A purged post keeps nothing to match (its anonymous flag would still match the anonymous label).
-        try posts(ids: ids, withContents: true, where: ArchiveStore.removedPosts + " AND purged = 0").mapValues(\.post)
+        try posts(ids: ids, withContents: true, where: rule.removed + " AND purged = 0").mapValues(\.post)
+    }
+
+    public func versions(ids: [Int]) throws -> [Int: PostVersions] {
+        let versions = try query(ArchiveStore.versionsSQL(ids: "= ANY($1)"), try Self.binds([ids])) { row in
+            let version = try ArchiveStore.version(row, pseudonyms: pseudonyms)
+            return (version.post.postId, version)
+        }
+        let edited = try query(ArchiveStore.editedSQL(ids: "= ANY($1)"), try Self.binds([ids])) { row in
+            (try row.int(0), try row.optionalDouble(1).map(Date.init(timeIntervalSince1970:)))
+        }
+        return ArchiveStore.grouped(versions: versions, edited: edited)
+    }
+
+    public func versionKeys(ids: [Int]) throws -> [Int: VersionKeys] {
+        ArchiveStore.versionKeys(
+            try query(ArchiveStore.versionKeysSQL(ids: "= ANY($1)"), try Self.binds([ids])) { try ArchiveStore.versionKeyRow($0) })
     }
 
     /// The posts with these ids that meet `condition`, by id.
@@ -177,7 +199,7 @@ extension PostgresArchive: ArchiveSource {
     public var location: String { url.description }
 
     /// Opens a snapshot on a connection of its own (this archive's connection stays free for other work).
-    public func snapshot(pseudonyms: WriterPseudonyms?) throws -> any ArchiveSnapshot {
-        try PostgresSnapshot(connector: connector, pseudonyms: pseudonyms)
+    public func snapshot(pseudonyms: WriterPseudonyms?, rule: Publication) throws -> any ArchiveSnapshot {
+        try PostgresSnapshot(connector: connector, pseudonyms: pseudonyms, rule: rule)
     }
 }
