@@ -17,10 +17,12 @@ package struct BoardSummary: Sendable, Equatable {
 
     /// The board's newest posts, for its feed and the archive's.
     package var newestPosts = NewestPosts<ListedPost>()
+    /// When the source deleted the board and it is marked: when it was last seen.
+    package var deletedLastSeen: Date?
 
     package init(
         board: Board, postCount: Int, removedCount: Int = 0, newestPostDate: Date?, hasPostFromToday: Bool,
-        newestPosts: NewestPosts<ListedPost> = NewestPosts<ListedPost>()
+        newestPosts: NewestPosts<ListedPost> = NewestPosts<ListedPost>(), deletedLastSeen: Date? = nil
     ) {
         self.board = board
         self.postCount = postCount
@@ -28,6 +30,7 @@ package struct BoardSummary: Sendable, Equatable {
         self.newestPostDate = newestPostDate
         self.hasPostFromToday = hasPostFromToday
         self.newestPosts = newestPosts
+        self.deletedLastSeen = deletedLastSeen
     }
 }
 
@@ -41,7 +44,7 @@ extension PageContext {
                 isNew: summary.hasPostFromToday,
                 latest: summary.newestPostDate.map {
                     DateData(iso: clock.machineTimestamp(for: $0), dateLabel: clock.shortLabel(for: $0), fullDate: clock.fullLabel(for: $0))
-                })
+                }, deleted: summary.deletedLastSeen.map(deletedDay))
         }
         return HomeData(boards: boards, hasBoards: !boards.isEmpty).context
     }
@@ -51,15 +54,25 @@ extension PageContext {
     /// `postCountLabel` is empty on archive pages, which never show totals (so a new post elsewhere in the board leaves
     /// them unchanged).
     /// `deletedLastSeen`: when the source's deleted posts among `rows` were last seen, by id, for their marks.
-    package func boardPage(board: Board, rows: [Post], deletedLastSeen: [Int: Date] = [:], listing: ListingPages, archivePage: Int?) -> [String: Any]
-    {
+    /// `boardDeletedLastSeen`: when the source deleted the board and it is marked, when it was last seen.
+    package func boardPage(
+        board: Board, rows: [Post], deletedLastSeen: [Int: Date] = [:], boardDeletedLastSeen: Date? = nil, listing: ListingPages,
+        archivePage: Int?
+    ) -> [String: Any] {
         let root = SitePaths.relativeRoot(of: SitePaths.board(board.boardId, archivePage: archivePage))
         return BoardPageData(
             boardId: board.boardId, boardName: board.displayName, postCount: archivePage == nil ? listing.shownCount : rows.count,
             postCountLabel: archivePage == nil ? strings.postCount(listing.shownCount) : "", hasPosts: listing.shownCount > 0,
             isFront: archivePage == nil, posts: rows.map { rowData(for: $0, deletedLastSeen: deletedLastSeen[$0.postId], root: root) },
-            pager: pager(listing, page: archivePage, fileName: ListingPages.fileName(ofArchivePage:)), boardFeed: boardFeed(board, root: root)
+            pager: pager(listing, page: archivePage, fileName: ListingPages.fileName(ofArchivePage:)), boardFeed: boardFeed(board, root: root),
+            deleted: boardDeletedLastSeen.map(deletedDay)
         ).context
+    }
+
+    /// The mark of something the source deleted, last seen at `date`.
+    func deletedDay(_ date: Date) -> DayData {
+        let day = clock.dayLabel(for: date)
+        return DayData(iso: clock.machineTimestamp(for: date), day: day, label: strings["deletedRow"].replacingOccurrences(of: "{date}", with: day))
     }
 
     /// The board's Atom feed as the layout links to it.

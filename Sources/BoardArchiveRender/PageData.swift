@@ -133,6 +133,15 @@ package struct HomeBoardData: TemplateData {
     package var isNew: Bool
     /// The board's newest post's date, false for an empty board.
     package var latest: DateData?
+    /// When the source deleted the board and it is marked: when it was last seen.
+    package var deleted: DayData?
+}
+
+/// A day as a mark shows it: the machine timestamp, the day in the archive's time zone, and the mark's label.
+package struct DayData: TemplateData {
+    package var iso: String
+    package var day: String
+    package var label: String
 }
 
 /// A date as pages show it.
@@ -155,6 +164,8 @@ package struct BoardPageData: TemplateData {
     /// False when everything fits the front page.
     package var pager: PagerData?
     package var boardFeed: FeedLinkData
+    /// When the source deleted the board and it is marked: when it was last seen.
+    package var deleted: DayData?
 }
 
 /// A post's page.

@@ -32,11 +32,11 @@ package enum SitePaths {
 
     /// Whether `path` is an earlier version's page (``version(_:ofPost:)``), which sitemaps leave out.
     package static func isVersion(_ path: String) -> Bool {
-        guard path.hasPrefix("posts/"), path.hasSuffix(".html"), let dash = path.lastIndex(of: "-") else { return false }
+        guard path.hasPrefix("posts/"), path.hasSuffix(".html") else { return false }
         let name = path.dropFirst("posts/".count).dropLast(".html".count)
-        let number = path[path.index(after: dash)..<path.index(path.endIndex, offsetBy: -".html".count)]
-        return number.first == "v" && number.dropFirst().allSatisfy(\.isASCII) && Int(number.dropFirst()) != nil
-            && Int(name.prefix { $0 != "-" }) != nil
+        guard let dash = name.lastIndex(of: "-"), name[name.index(after: dash)...].first == "v" else { return false }
+        let number = name[name.index(dash, offsetBy: 2)...]
+        return !number.isEmpty && number.allSatisfy { $0.isASCII && $0.isNumber } && Int(name[..<dash]) != nil
     }
 
     /// The archive-wide Atom feed.

@@ -1,9 +1,11 @@
 /// A word-level comparison of two texts, for a version page: what the next version removed and added.
 ///
-/// Lines are compared first (the standard library's `difference(from:)`), then the words (and the spaces between
-/// them) of each run of changed lines. The common start and end are set aside before either comparison. Bounded: a
-/// comparison of more than ``limit`` items on a side (after the common start and end) is not attempted, and that part
-/// is shown as removed in full and added in full, so that any text costs time and memory in proportion to its size.
+/// Lines are compared first (the standard library's `difference(from:)`, on numbers standing for the distinct lines, so
+/// that comparing two items costs the same whatever their length), then the words (and the spaces between them) of each
+/// run of changed lines. The common start and end are set aside before either comparison. Bounded: a comparison of more
+/// than ``limit`` items on a side (after the common start and end) is not attempted, and all comparisons of one page
+/// together may do at most ``budget`` units of work; what is past either is shown removed in full and added in full, so
+/// that any text costs time and memory in proportion to its size.
 package enum WordDiff {
     /// A run of text: unchanged, removed by the next version, or added by it.
     package enum Segment: Equatable, Sendable {
@@ -13,17 +15,22 @@ package enum WordDiff {
     }
 
     /// The most lines, or words of a run of changed lines, compared on one side (Myers' comparison keeps a trace that
-    /// grows with the square of the differences: 1,000 items a side keep it under 32 MB).
-    package static let limit = 1_000
+    /// grows with the square of the differences: 500 items a side keep it under 8 MB).
+    package static let limit = 500
+
+    /// The work all comparisons of one text may do, in units of (old items + new items)² per comparison: four
+    /// comparisons of ``limit`` items a side.
+    package static let budget = 4 * (2 * limit) * (2 * limit)
 
     /// The segments that turn `old` into `new`, adjacent segments of one kind merged.
     package static func segments(from old: String, to new: String) -> [Segment] {
         var result: [Segment] = []
-        for part in compare(lines(of: old), lines(of: new)) {
+        var work = budget
+        for part in compare(lines(of: old), lines(of: new), work: &work) {
             switch part {
             case .same(let lines): append(.same(lines.joined()), to: &result)
             case .changed(let removed, let added):
-                for word in compare(words(of: removed.joined()), words(of: added.joined())) {
+                for word in compare(words(of: removed.joined()), words(of: added.joined()), work: &work) {
                     switch word {
                     case .same(let words): append(.same(words.joined()), to: &result)
                     case .changed(let removed, let added):
@@ -68,8 +75,8 @@ package enum WordDiff {
     }
 
     /// Compares two lists of items: the common start and end, and between them the standard library's difference,
-    /// or the whole middle as changed when a side has more than ``limit`` items.
-    static func compare(_ old: [String], _ new: [String]) -> [Part] {
+    /// or the whole middle as changed when a side has more than ``limit`` items or `work` would run out.
+    static func compare(_ old: [String], _ new: [String], work: inout Int) -> [Part] {
         var prefix = 0
         while prefix < old.count, prefix < new.count, old[prefix] == new[prefix] { prefix += 1 }
         var suffix = 0
@@ -78,7 +85,9 @@ package enum WordDiff {
         let newMiddle = Array(new[prefix..<(new.count - suffix)])
         var parts: [Part] = []
         if prefix > 0 { parts.append(.same(Array(old[..<prefix]))) }
-        if oldMiddle.count <= limit, newMiddle.count <= limit {
+        let cost = (oldMiddle.count + newMiddle.count) * (oldMiddle.count + newMiddle.count)
+        if oldMiddle.count <= limit, newMiddle.count <= limit, cost <= work {
+            work -= cost
             parts += middle(oldMiddle, newMiddle)
         } else if !oldMiddle.isEmpty || !newMiddle.isEmpty {
             parts.append(.changed(removed: oldMiddle, added: newMiddle))
@@ -87,9 +96,15 @@ package enum WordDiff {
         return parts
     }
 
-    /// The parts of two lists of at most ``limit`` items, from the standard library's difference.
+    /// The parts of two lists of at most ``limit`` items, from the standard library's difference of their numbers.
     private static func middle(_ old: [String], _ new: [String]) -> [Part] {
-        let difference = new.difference(from: old)
+        var numbers: [String: Int] = [:]
+        func number(_ item: String) -> Int {
+            if let known = numbers[item] { return known }
+            numbers[item] = numbers.count
+            return numbers.count - 1
+        }
+        let difference = new.map(number).difference(from: old.map(number))
         var removedOffsets = Set<Int>()
         var insertedOffsets = Set<Int>()
         for change in difference {

@@ -21,14 +21,16 @@ extension BoardPass {
     func input(ofListing rows: [ListingKey], archivePage: Int?, listing: ListingPages) -> ListingPageInput {
         ListingPageInput(
             boardId: board.boardId, boardName: board.displayName, pager: listing.pager(of: archivePage),
-            rows: rows.map { RowInput($0, clock: pages.clock, marksDeleted: marksDeleted) })
+            rows: rows.map { RowInput($0, clock: pages.clock, marksDeleted: marksDeleted) },
+            boardGoneSeconds: boardLastSeen.map { Int($0.timeIntervalSince1970) })
     }
 
     /// What a tombstone shows.
     func input(ofTombstone removed: RemovedPost, backPage: Int?) -> TombstoneInput {
         TombstoneInput(
             postId: removed.postId, boardId: board.boardId, boardName: board.displayName, backPage: backPage,
-            removedDay: pages.clock.dayLabel(for: removed.redactedAt), atSource: removed.atSource)
+            removedDay: pages.clock.dayLabel(for: removed.redactedAt), removedSeconds: Int(removed.redactedAt.timeIntervalSince1970.rounded(.down)),
+            atSource: removed.atSource)
     }
 
     /// What a post page shows.

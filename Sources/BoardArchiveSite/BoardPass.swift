@@ -26,6 +26,8 @@ struct BoardPass: Sendable {
     let base: BuildDigest
     /// Whether posts the source deleted are marked (`build.deleted-posts: marked`).
     var marksDeleted = true
+    /// When the board was last seen, if the source deleted it and the site marks it.
+    var boardLastSeen: Date?
     /// Counts the posts handled, for the build's ETA.
     var meter = ProgressMeter()
     /// Where posts rendered as plain text are recorded, for the build's warning.
@@ -37,6 +39,7 @@ struct BoardPass: Sendable {
             board: board, boardIds: boardIds, store: context.store, renderer: context.renderer, pages: context.pages, output: context.output,
             base: context.base, meter: context.progress, plainTextPosts: plainTextPosts)
         marksDeleted = context.configuration.deletedPosts == .marked
+        boardLastSeen = context.goneBoards[board.boardId]
     }
 
     init(
@@ -139,7 +142,7 @@ struct BoardPass: Sendable {
         for post in newestPosts { newest.offer(post) }
         return BoardSummary(
             board: board, postCount: listing.shownCount, removedCount: progress.removed, newestPostDate: progress.newest,
-            hasPostFromToday: progress.hasPostFromToday, newestPosts: newest)
+            hasPostFromToday: progress.hasPostFromToday, newestPosts: newest, deletedLastSeen: boardLastSeen)
     }
 
     /// Streams the board's keys from the snapshot, renders every batch whose pages changed, and returns the stream's
@@ -350,7 +353,9 @@ struct BoardPass: Sendable {
         case .listing(let rows, let archivePage):
             let deleted =
                 marksDeleted ? Dictionary(uniqueKeysWithValues: rows.compactMap { row in row.goneLastSeen.map { (row.post.postId, $0) } }) : [:]
-            let context = pages.boardPage(board: board, rows: rows.map(\.post), deletedLastSeen: deleted, listing: listing, archivePage: archivePage)
+            let context = pages.boardPage(
+                board: board, rows: rows.map(\.post), deletedLastSeen: deleted, boardDeletedLastSeen: boardLastSeen, listing: listing,
+                archivePage: archivePage)
             try write(
                 template: "board", context: context, title: pages.listingTitle(board.displayName, archivePage: archivePage),
                 to: SitePaths.board(board.boardId, archivePage: archivePage))

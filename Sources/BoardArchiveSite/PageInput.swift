@@ -65,6 +65,8 @@ struct ListingPageInput: PageInput, Equatable {
     var boardName: String
     var pager: PagerInput
     var rows: [RowInput]
+    /// When the board was last seen, if the source deleted it and the site marks it.
+    var boardGoneSeconds: Int? = nil
 }
 
 /// A post's page: the post, its board, the listing page that holds it, its neighbours, parent and replies.
@@ -107,6 +109,8 @@ struct TombstoneInput: PageInput, Equatable {
     var boardName: String
     var backPage: Int?
     var removedDay: String
+    /// When (Unix seconds): the page's `<time datetime>`; under `left-out` a crawl can move it within a day.
+    var removedSeconds = 0
     /// Whether the source deleted the post (`build.deleted-posts: left-out`) rather than a takedown removing it.
     var atSource = false
 }
@@ -144,6 +148,8 @@ struct HomeBoardInput: Codable, Equatable {
     var hasPostFromToday: Bool
     var newestPostSeconds: Int?
     var newestIsToday: Bool
+    /// When the board was last seen, if the source deleted it and the site marks it.
+    var goneSeconds: Int? = nil
 }
 
 /// A board's name, as a feed or a listing names it.
@@ -269,6 +275,8 @@ struct SearchBlockInput: PageInput, Equatable {
 struct ArchiveBoardsInput: PageInput, Equatable {
     static let kind = "archive-boards"
     var boards: [BoardNameInput]
+    /// For each board, when it was last seen if the source deleted it and the site marks it.
+    var goneSeconds: [Int?] = []
 }
 
 /// Up to ``chunk`` posts of the archive in id order, after the digest of the posts before them: ids, boards, content

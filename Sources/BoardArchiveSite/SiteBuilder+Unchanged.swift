@@ -9,9 +9,11 @@ extension SiteBuilder {
 
     /// The digest of the archive's content as the store holds it: every board (id and name) and every post's id,
     /// board, content hash, redaction, deletion at the source and version count. One read of the post table, shared by the pages and the search index.
-    static func postsDigest(boards: [Board], store: any ArchiveSnapshot) throws -> BuildDigest {
-        var digest = ArchiveBoardsInput(boards: boards.map { BoardNameInput(boardId: $0.boardId, name: $0.displayName) })
-            .digest(base: BuildDigest())
+    static func postsDigest(boards: [Board], gone: [Int: Date] = [:], store: any ArchiveSnapshot) throws -> BuildDigest {
+        var digest = ArchiveBoardsInput(
+            boards: boards.map { BoardNameInput(boardId: $0.boardId, name: $0.displayName) },
+            goneSeconds: boards.map { gone[$0.boardId].map { Int($0.timeIntervalSince1970) } }
+        ).digest(base: BuildDigest())
         do {
             let states = store.postStates()
             var link = PostStatesInput()

@@ -168,7 +168,8 @@ public struct SiteBuilder: Sendable {
                 HomeBoardInput(
                     boardId: summary.board.boardId, boardName: summary.board.displayName, postCount: summary.postCount,
                     hasPostFromToday: summary.hasPostFromToday, newestPostSeconds: summary.newestPostDate.map { Int($0.timeIntervalSince1970) },
-                    newestIsToday: summary.newestPostDate.map(clock.isToday) ?? false)
+                    newestIsToday: summary.newestPostDate.map(clock.isToday) ?? false,
+                    goneSeconds: summary.deletedLastSeen.map { Int($0.timeIntervalSince1970) })
             }
         ).digest(base: base)
     }

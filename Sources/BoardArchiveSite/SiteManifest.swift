@@ -1,4 +1,5 @@
 import BoardArchiveModel
+import BoardArchiveRender
 import Foundation
 
 /// The build's record of what each output file was made from: `manifest` in the state folder (``BuildState``).
@@ -67,7 +68,8 @@ struct SiteManifest: Sendable, Equatable {
     /// Whether `path` is a post page's: `posts/`, a name without `/`, `.html`.
     private static func isPostPage(_ path: some BidirectionalCollection<UInt8>) -> Bool {
         path.starts(with: "posts/".utf8) && path.dropFirst(6).suffix(5).elementsEqual(".html".utf8)
-            && !path.dropFirst(6).contains(UInt8(ascii: "/")) && !path.dropFirst(6).contains(UInt8(ascii: "-"))
+            && !path.dropFirst(6).contains(UInt8(ascii: "/"))
+            && !(path.dropFirst(6).contains(UInt8(ascii: "v")) && SitePaths.isVersion(String(decoding: Array(path), as: UTF8.self)))
     }
 
     static func == (lhs: SiteManifest, rhs: SiteManifest) -> Bool { lhs.digests == rhs.digests }

@@ -117,16 +117,29 @@ extension ArchiveDatabase {
         let marks = Array(repeating: "?", count: posts.count).joined(separator: ", ")
         var stored: [Int: [StoredValue]] = [:]
         for row in try db.rows(
-            "SELECT postId, contentHash, goneSince, boardId, lastSeenRun FROM post WHERE postId IN (\(marks))", posts.map { .init($0.item.postId) })
+            "SELECT postId, contentHash, goneSince, boardId, lastSeenRun, writerName FROM post WHERE postId IN (\(marks))",
+            posts.map { .init($0.item.postId) })
         {
             if let id = row[0].int { stored[id] = row }
+        }
+        // The names the posts had before, for writer rules (only read when there are any).
+        var earlierWriters: [Int: [String]] = [:]
+        if !rules.writers.isEmpty {
+            for (id, row) in stored { earlierWriters[id, default: []].append(row[5].string ?? "") }
+            for row in try db.rows(
+                "SELECT postId, writerName FROM post_version WHERE postId IN (\(marks))", posts.map { .init($0.item.postId) })
+            {
+                if let id = row[0].int { earlierWriters[id, default: []].append(row[1].string ?? "") }
+            }
         }
         var rewritten: [Int: Post] = [:]
         var values: [StoredValue] = []
         values.reserveCapacity(posts.count * PostUpsert.table.columns.count)
         for raw in posts {
             let hash = ContentHash.hex(of: raw.json)
-            let verdict = rules.verdict(postId: raw.item.postId, boardId: raw.item.boardId, writerName: raw.item.writer.displayName)
+            let verdict = rules.verdict(
+                postId: raw.item.postId, boardId: raw.item.boardId, writerName: raw.item.writer.displayName,
+                earlierWriters: earlierWriters[raw.item.postId] ?? [])
             let (post, json) = ArchiveStore.keepable(raw, purge: verdict?.purge ?? .none)
             if let row = stored[post.postId] {
                 // One id, one page (posts/<postId>.html): a post another board listed in this same run cannot also be
@@ -136,7 +149,8 @@ extension ArchiveDatabase {
                     throw CrawlError(request: "", reason: .postInTwoBoards(post: post.postId, first: storedBoard, second: post.boardId))
                 }
                 if row[1].string == hash && row[2] == .null { counts.unchanged += 1 } else { counts.changed += 1 }
-                if row[1].string != hash { rewritten[post.postId] = post }
+                // Under a purge nothing of the stored text is kept again as a version.
+                if row[1].string != hash, verdict.map({ $0.purge == RedactionRules.PurgeLevel.none }) ?? true { rewritten[post.postId] = post }
             } else {
                 counts.new += 1
             }
@@ -157,21 +171,20 @@ extension ArchiveDatabase {
     /// `?, ?, …`: `count` parameters.
     private static func placeholders(_ count: Int) -> String { Array(repeating: "?", count: count).joined(separator: ", ") }
 
-    /// Of posts whose content hash changed, the ids of those whose text changed: title, contents or writer (what a
-    /// reader sees of the post itself). Counters and flags (views, comments, "new") change in place, without a version.
-    /// A stored post a purge blanked has no text to keep.
+    /// Of posts whose content hash changed, the ids of those whose text changed: title, contents or writer's name (what
+    /// a reader sees of the post itself). Counters, flags (views, comments, "new") and the writer's e-mail address and
+    /// picture (never published) change in place, without a version. A stored post a purge blanked has no text to keep.
     private static func editedPosts(_ incoming: [Int: Post], in db: any StoreTransaction) throws -> [Int] {
         let ids = incoming.keys.sorted()
         return try db.rows(
-            "SELECT postId, title, contents, writerName, writerEmail, writerProfileImage, purged FROM post WHERE postId IN (\(placeholders(ids.count)))",
+            "SELECT postId, title, contents, writerName, purged FROM post WHERE postId IN (\(placeholders(ids.count)))",
             ids.map { .init($0) }
         ).compactMap { row -> Int? in
-            guard let id = row[0].int, let post = incoming[id], row[6].int == 0 else { return nil }
+            guard let id = row[0].int, let post = incoming[id], row[4].int == 0 else { return nil }
             let now: [String?] = [
                 ArchiveStore.storable(post.title), ArchiveStore.storable(post.contents), ArchiveStore.storable(post.writer.displayName),
-                ArchiveStore.storable(post.writer.emailAddress), ArchiveStore.storable(post.writer.profileImage),
             ]
-            return (1...5).map { row[$0].string } == now ? nil : id
+            return (1...3).map { row[$0].string } == now ? nil : id
         }.sorted()
     }
 

@@ -100,7 +100,8 @@ extension ArchiveDatabase {
 
     /// The distinct stored writer names whose normalised form is one of `keys`.
     static func writerNames(matching keys: Set<String>, in db: any StoreTransaction) throws -> [String] {
-        try db.column("SELECT DISTINCT writerName FROM post").compactMap(\.string).filter { keys.contains(RedactionRules.writerKey($0)) }
+        try db.column("SELECT writerName FROM post UNION SELECT writerName FROM post_version").compactMap(\.string)
+            .filter { keys.contains(RedactionRules.writerKey($0)) }
     }
 
     /// Sets every post's redaction columns from the redactions in force, and blanks what a purge hides.
@@ -120,10 +121,17 @@ extension ArchiveDatabase {
         for board in rules.boards.keys {
             candidates.formUnion(try db.integers("SELECT postId FROM post WHERE boardId = ?", [.init(board)]))
         }
+        // A writer's posts, and the posts an earlier version of which the writer wrote (a renamed writer's).
+        var earlierWriters: [Int: [String]] = [:]
         if !rules.writers.isEmpty {
-            let names = try db.column("SELECT DISTINCT writerName FROM post").compactMap(\.string).filter { !rules.writerRules($0).isEmpty }
+            let names = try db.column("SELECT writerName FROM post UNION SELECT writerName FROM post_version").compactMap(\.string)
+                .filter { !rules.writerRules($0).isEmpty }
             for name in names {
                 candidates.formUnion(try db.integers("SELECT postId FROM post WHERE writerName = ?", [.init(name)]))
+                for id in try db.integers("SELECT DISTINCT postId FROM post_version WHERE writerName = ?", [.init(name)]) {
+                    candidates.insert(id)
+                    earlierWriters[id, default: []].append(name)
+                }
             }
         }
         for postId in candidates.sorted() {
@@ -134,7 +142,9 @@ extension ArchiveDatabase {
             let stored = RedactionRules.PurgeLevel(rawValue: row[5].int ?? 0) ?? .none
             var state: (id: StoredValue, mode: String?, at: StoredValue) = (.null, nil, .null)
             var purge = stored
-            if let verdict = rules.verdict(postId: postId, boardId: row[0].int ?? 0, writerName: row[1].string ?? "") {
+            if let verdict = rules.verdict(
+                postId: postId, boardId: row[0].int ?? 0, writerName: row[1].string ?? "", earlierWriters: earlierWriters[postId] ?? [])
+            {
                 state = (.init(verdict.id), verdict.mode.rawValue, .init(verdict.createdAt))
                 purge = max(stored, verdict.purge)
                 if purge == .all { state.mode = RedactionMode.remove.rawValue }

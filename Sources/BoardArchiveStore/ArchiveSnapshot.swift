@@ -17,6 +17,8 @@ public protocol ArchiveSnapshot: AnyObject, Sendable {
 
     /// Every board, in display order: `orderNo` ascending (boards without one last), then `boardId`.
     func boards() throws -> [Board]
+    /// The boards the source no longer lists, each with when a crawl last saw it (which cannot change while it is gone).
+    func goneBoards() throws -> [Int: Date]
     /// The number of posts of each board that has any, removed posts included.
     func postCountsByBoard() throws -> [Int: Int]
     /// The notices and other posts of a board, removed posts included, and how many a redaction removed.

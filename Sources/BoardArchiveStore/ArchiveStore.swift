@@ -142,7 +142,10 @@ public final class ArchiveStore: Sendable {
     /// The number of posts a redaction removed, of one board or (nil) of the archive, over `post_redaction`.
     static func removedCount(in db: Database, board boardId: Int? = nil, rule: Publication = Publication()) throws -> Int {
         guard let boardId else { return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM post WHERE \(rule.removed)") ?? 0 }
-        return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM post WHERE \(rule.removed) AND +boardId = ?", arguments: [boardId]) ?? 0
+        // Redactions alone: through the partial index of redacted posts. With deleted posts left out: the board's key
+        // index, which holds both columns the condition reads.
+        let board = rule.leavesOutGone ? "boardId = ?" : "+boardId = ?"
+        return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM post WHERE \(rule.removed) AND \(board)", arguments: [boardId]) ?? 0
     }
 
     /// Every board, in display order: `orderNo` ascending (boards without one last), then `boardId`.
@@ -239,5 +242,5 @@ public struct Publication: Sendable, Equatable {
     /// The SQL condition on a `post` row that the site shows it.
     var published: String { leavesOutGone ? "(\(ArchiveStore.publishedPosts) AND goneSince IS NULL)" : ArchiveStore.publishedPosts }
     /// The SQL condition on a `post` row that the site shows a tombstone at its address.
-    var removed: String { leavesOutGone ? "(\(ArchiveStore.removedPosts) OR goneSince IS NOT NULL)" : ArchiveStore.removedPosts }
+    var removed: String { leavesOutGone ? "(redactionMode = 'remove' OR goneSince IS NOT NULL)" : ArchiveStore.removedPosts }
 }

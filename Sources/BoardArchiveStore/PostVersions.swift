@@ -24,7 +24,8 @@ public struct PostVersions: Sendable, Equatable {
 }
 
 extension ArchiveStore {
-    /// The earlier versions of the published posts whose ids the condition `ids` (on `v.postId`) names: the columns of
+    /// The earlier versions (not purged: a purge leaves nothing of a version to show) of the published posts whose ids the
+    /// condition `ids` (on `v.postId`) names: the columns of
     /// ``listedColumns`` from the version (the redaction from the post; no deletion or edit dates), then `contents`,
     /// `version`, `firstSeen`, `lastSeen`, in order of post and version.
     static func versionsSQL(ids: String) -> String {
@@ -35,7 +36,7 @@ extension ArchiveStore {
             CAST(NULL AS DOUBLE PRECISION), CAST(NULL AS DOUBLE PRECISION), CAST(NULL AS DOUBLE PRECISION), v.contents, v.version, v.firstSeen,
             v.lastSeen
         FROM post_version AS v JOIN post AS p ON p.postId = v.postId
-        WHERE v.postId \(ids) AND (p.redactionMode IS NULL OR p.redactionMode <> 'remove')
+        WHERE v.postId \(ids) AND (p.redactionMode IS NULL OR p.redactionMode <> 'remove') AND v.purged = 0
         ORDER BY v.postId, v.version
         """
     }
@@ -89,12 +90,12 @@ public struct VersionKeys: Sendable, Equatable, Hashable {
 }
 
 extension ArchiveStore {
-    /// The keys of the earlier versions of the posts whose ids the condition `ids` (on `v.postId`) names, with each post's
+    /// The keys of the earlier versions (not purged) of the posts whose ids the condition `ids` (on `v.postId`) names, with each post's
     /// `editedAt`: `postId`, `version`, `contentHash`, `firstSeen`, `lastSeen`, `editedAt`.
     static func versionKeysSQL(ids: String) -> String {
         """
         SELECT v.postId, v.version, v.contentHash, v.firstSeen, v.lastSeen, p.editedAt
-        FROM post_version AS v JOIN post AS p ON p.postId = v.postId WHERE v.postId \(ids) ORDER BY v.postId, v.version
+        FROM post_version AS v JOIN post AS p ON p.postId = v.postId WHERE v.postId \(ids) AND v.purged = 0 ORDER BY v.postId, v.version
         """
     }
 

@@ -73,10 +73,13 @@ struct RedactionRules {
         return (writers[key] ?? []) + (writers[Self.hashedWriterKey(key)] ?? [])
     }
 
-    /// What applies to a post with these ids and writer name, or nil when no redaction does.
-    func verdict(postId: Int, boardId: Int, writerName: String) -> Verdict? {
+    /// What applies to a post with these ids and writer name, or nil when no redaction does. `earlierWriters`: the names
+    /// the post had before (its stored row's, its earlier versions'): a writer's takedown covers every version, so a
+    /// post whose writer was renamed at the source stays under the rule its earlier name matches.
+    func verdict(postId: Int, boardId: Int, writerName: String, earlierWriters: [String] = []) -> Verdict? {
         guard !isEmpty else { return nil }
-        let matched = (posts[postId] ?? []) + (boards[boardId] ?? []) + writerRules(writerName)
+        let writers = Set([writerName] + earlierWriters).sorted().flatMap { writerRules($0) }
+        let matched = (posts[postId] ?? []) + (boards[boardId] ?? []) + writers
         guard !matched.isEmpty else { return nil }
         let mode: RedactionMode = matched.contains { $0.mode == .remove } ? .remove : .anonymize
         guard let decisive = matched.filter({ $0.mode == mode }).min(by: { $0.id < $1.id }) else { return nil }

@@ -37,6 +37,14 @@ public final class SQLiteSnapshot: ArchiveSnapshot {
         }
     }
 
+    public func goneBoards() throws -> [Int: Date] {
+        try read { db in
+            var gone: [Int: Date] = [:]
+            for row in try Row.fetchAll(db, sql: ArchiveStore.goneBoardsSQL) { gone[row[0]] = Date(timeIntervalSince1970: row[1]) }
+            return gone
+        }
+    }
+
     public func postCountsByBoard() throws -> [Int: Int] {
         try read { db in
             var counts: [Int: Int] = [:]

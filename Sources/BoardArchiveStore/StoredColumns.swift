@@ -52,6 +52,9 @@ extension ListingKey {
 }
 
 extension ArchiveStore {
+    /// The boards the source no longer lists (`goneSince`), with when they were last seen.
+    static let goneBoardsSQL = "SELECT boardId, lastSeen FROM board WHERE goneSince IS NOT NULL ORDER BY boardId"
+
     /// The columns of a board, in the order ``board(_:)`` reads them.
     static let boardColumns = "boardId, displayName, boardType, isFavorite, hasNewPost, orderNo, capabilityWritable, capabilityManageable"
 

@@ -83,6 +83,43 @@ struct SourceHistoryCommandTests {
             #expect(!(try Self.page(rebuilt, "posts/\(deleted).html")).contains("source-deleted"))
             #expect(try Self.page(rebuilt, "posts/\(edited)-v1.html") == version)
             #expect(try nightly.rows("SELECT count(*) FROM post_version") == [["1"]])
+
+            // A takedown with --purge covers history: no byte of either version in the site, the store or its WAL.
+            let suffix = "(수정됨: edited deep in the board)"
+            try #require(original.posts.count { $0.contents == before.contents } == 1)
+            let redacted = try await CommandRunner.run(
+                ["redact", "--post", String(edited), "--purge", "--reason", "erasure", "--store", nightly.store])
+            #expect(redacted.status == 0, "stderr: \(redacted.stderr)")
+            let after = try await Self.build(nightly, "ko")
+            #expect(!FileManager.default.fileExists(atPath: after.appendingPathComponent("posts/\(edited)-v1.html").path))
+            for path in try FileManager.default.subpathsOfDirectory(atPath: after.path) {
+                guard let data = FileManager.default.contents(atPath: after.appendingPathComponent(path).path) else { continue }
+                #expect(data.range(of: Data(suffix.utf8)) == nil && data.range(of: Data(before.contents.utf8)) == nil, "\(path)")
+            }
+            for name in try FileManager.default.contentsOfDirectory(atPath: nightly.folder.path) where name.hasPrefix("archive.sqlite") {
+                let data = try Data(contentsOf: nightly.folder.appendingPathComponent(name))
+                #expect(data.range(of: Data(suffix.utf8)) == nil && data.range(of: Data(before.contents.utf8)) == nil, "\(name)")
+            }
+        }
+    }
+
+    @Test func aBoardTheSourceNoLongerListsIsMarkedOnItsPageAndTheHomePage() async throws {
+        try await NightlyHarness.with { nightly in
+            #expect(try await nightly.run().0.status == 0)
+            var changed = nightly.dataset
+            let board = try #require(changed.boards.first { $0.boardId != NightlyHarness.bigBoard })
+            changed.boards.removeAll { $0.boardId == board.boardId }
+            changed.posts.removeAll { $0.boardId == board.boardId }
+            await nightly.serve(changed)
+            #expect(try await nightly.run().0.status == 0)
+            let lastSeen = try #require(
+                try nightly.rows("SELECT lastSeen FROM board WHERE boardId = \(board.boardId) AND goneSince IS NOT NULL").first?.first)
+            let day = try Self.seoulDay(lastSeen)
+            let site = try await Self.build(nightly, "boards")
+            #expect(try Self.page(site, "boards/\(board.boardId)/index.html").contains("원본에서 삭제된 게시판입니다. 마지막 확인: <time datetime=\""))
+            #expect(try Self.page(site, "index.html").contains("<span class=\"source-deleted\">원본에서 삭제됨, 마지막 확인 \(day)</span>"))
+            let unmarked = try await Self.build(nightly, "boards-unmarked", ["--deleted-posts", "unmarked"])
+            #expect(!(try Self.page(unmarked, "index.html")).contains("source-deleted"))
         }
     }
 }

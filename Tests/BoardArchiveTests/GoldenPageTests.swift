@@ -27,7 +27,8 @@ struct GoldenPageTests {
         /// The inline archive with post 303 taken down, built with a base URL (feeds with absolute links, a sitemap)
         /// and the keyword 답글.
         case published
-        /// The inline archive as the source changed it (issue 27): post 150 edited twice, post 110 deleted at the source.
+        /// The inline archive as the source changed it (issue 27): post 150 edited twice, post 110 and board 2 deleted at the
+        /// source.
         case history
     }
 
@@ -51,6 +52,8 @@ struct GoldenPageTests {
         ("post-deleted.html", "posts/110.html", .history),
         ("post-edited.html", "posts/150.html", .history),
         ("version.html", "posts/150-v1.html", .history),
+        ("home-with-deleted-board.html", "index.html", .history),
+        ("board-deleted.html", "boards/2/index.html", .history),
     ]
 
     /// The days of ``Site/history``: the archive first crawled three days before the build, then two edits and a deletion.
@@ -69,6 +72,7 @@ struct GoldenPageTests {
         edited.contents += "\n마지막 줄."
         try store.record(posts: [edited], at: historyDays[0])
         try store.transact { db in try db.execute("UPDATE post SET goneSince = ? WHERE postId = 110", [.init(historyDays[0])]) }
+        try store.transact { db in try db.execute("UPDATE board SET goneSince = ? WHERE boardId = 2", [.init(historyDays[0])]) }
         return store
     }
 
@@ -175,5 +179,8 @@ struct GoldenPageTests {
         #expect(version.contains("<ins><span class=\"visually-hidden\">추가된 부분: </span><span class=\"diff-mark\" aria-hidden=\"true\">{+</span>"))
         #expect(version.contains("&lt;b&gt;굵게&lt;/b&gt; &amp; 더함"))
         #expect(!(try golden("board-with-deleted.html")).contains("150-v1"))
+        // A board the source deleted says so on its page and on the home page, with the day it was last seen.
+        #expect(try golden("board-deleted.html").contains("원본에서 삭제된 게시판입니다. 마지막 확인: <time datetime=\"2024-05-12T03:00:00Z\">2024-05-12</time>"))
+        #expect(try golden("home-with-deleted-board.html").contains("<span class=\"source-deleted\">원본에서 삭제됨, 마지막 확인 2024-05-12</span>"))
     }
 }

@@ -22,7 +22,7 @@ struct IncrementalBuildTests {
         case newPost, editPost, removePost, becomeNotice, newBoard, removeBoard, renameBoard, editTemplate, switchLanguage, nextDay
         case toggleBaseURL, toggleNoindex, nothing
         case redactPost, redactWriter, anonymizeWriter, purgePost, redactBoard, undoRedaction, togglePseudonyms
-        case goneAtSource, backAtSource, toggleDeletedPosts
+        case goneAtSource, backAtSource, toggleDeletedPosts, boardGoneAtSource
     }
 
     /// The inputs of one build besides the store.
@@ -170,6 +170,12 @@ struct IncrementalBuildTests {
             guard let id = pick(gone), let post = try store.post(id: id) else { return "no gone post" }
             try store.record(posts: [post], at: inputs.now)
             return "post \(id) back at the source"
+        case .boardGoneAtSource:
+            guard let id = pick(boardIds) else { return "no board" }
+            try store.write { db in
+                try db.execute(sql: "UPDATE board SET goneSince = ? WHERE boardId = ?", arguments: [inputs.now.timeIntervalSince1970, id])
+            }
+            return "board \(id) deleted at the source"
         case .toggleDeletedPosts:
             let all = DeletedPosts.allCases
             inputs.deletedPosts = all[((all.firstIndex(of: inputs.deletedPosts) ?? 0) + 1) % all.count]
@@ -198,6 +204,7 @@ struct IncrementalBuildTests {
         // Edits keep versions (version pages appear), deletions mark posts, the policy switches, takedowns reach history.
         let steps: [Change] = [
             .editPost, .editPost, .goneAtSource, .nextDay, .editPost, .goneAtSource, .toggleDeletedPosts, .backAtSource, .toggleDeletedPosts,
+            .boardGoneAtSource,
             .goneAtSource, .anonymizeWriter, .redactPost, .toggleDeletedPosts, .purgePost, .undoRedaction, .editPost, .switchLanguage,
         ]
         var index = 0

@@ -183,4 +183,39 @@ struct PostVersionStoreTests {
         }
         #expect(streamed.sorted() == [301, 302])
     }
+
+    @Test(
+        "a writer renamed at the source stays under the writer's takedown, in every version; a purge keeps no new version",
+        arguments: StoreBackend.allCases)
+    func aRenamedWriterStaysTakenDown(backend: StoreBackend) throws {
+        let test = try TestStore(backend)
+        defer { test.remove() }
+        let store = test.database
+        try store.record(boards: SiteFixture.boards, at: Self.day1)
+        var post = SiteFixture.post(905, title: "제목", at: "2024-05-01T00:00:00Z", writer: "Alice Kim", contents: "본문")
+        try store.record(posts: [post], at: Self.day1)
+        try store.redact(RedactionRequest(target: .writer("alice kim"), mode: .anonymize, reason: "left"), at: Self.day1)
+        // The source renames the leaving member: the post keeps the redaction, and its earlier version the old name,
+        // withheld when read.
+        post.writer = Writer(displayName: "탈퇴한 회원")
+        try store.record(posts: [post], at: Self.day2)
+        #expect(try Self.versionRows(store, 905).map { $0[3] } == [.text("Alice Kim")])
+        let snapshot = try store.snapshot(pseudonyms: nil)
+        #expect(try snapshot.keys(ids: [905])[905]?.writerWithheld == true)
+        #expect(try snapshot.versions(ids: [905])[905]?.earlier.first?.post.writer.displayName != "Alice Kim")
+        // A takedown asked after the rename finds the writer by the earlier version, and its purge reaches it.
+        try store.redact(RedactionRequest(target: .writer("Alice Kim"), purge: true, reason: "erasure"), at: Self.day3)
+        #expect(try Self.versionRows(store, 905).map { $0[3] } == [.text("")])
+        // Served again with other text under the purge: no version keeps the stored text.
+        post.contents = "바뀐 본문"
+        post.writer = Writer(displayName: "Alice Kim")
+        try store.record(posts: [post], at: Self.day4)
+        #expect(try Self.versionRows(store, 905).count == 1)
+        // A changed e-mail address (never published) is no version either.
+        var other = SiteFixture.post(906, at: "2024-05-01T00:00:00Z", writer: "Bob")
+        try store.record(posts: [other], at: Self.day1)
+        other.writer = Writer(displayName: "Bob", emailAddress: "bob@example.com")
+        try store.record(posts: [other], at: Self.day2)
+        #expect(try Self.versionRows(store, 906).isEmpty)
+    }
 }

@@ -260,4 +260,16 @@ struct SiteManifestWriteTests {
         try Data((SiteManifest.header + "\n" + String(repeating: "g", count: 32) + " a.html\n").utf8).write(to: url)
         #expect(SiteManifest.load(from: folder) == nil)
     }
+
+    @Test("an earlier version's address is told from a post page's, negative ids included; only post pages are counted")
+    func versionAddresses() {
+        #expect(SitePaths.version(3, ofPost: 120) == "posts/120-v3.html")
+        for path in ["posts/120-v3.html", "posts/-5-v2.html", SitePaths.version(12, ofPost: -7)] { #expect(SitePaths.isVersion(path), "\(path)") }
+        for path in ["posts/120.html", "posts/-5.html", "posts/v2.html", "posts/120-v.html", "posts/120-x2.html", "boards/1-v2.html"] {
+            #expect(!SitePaths.isVersion(path), "\(path)")
+        }
+        #expect(SiteOutput.kind(of: "posts/120-v3.html") == .version && SiteOutput.kind(of: "posts/-5.html") == .post)
+        let paths = ["posts/120.html", "posts/-5.html", "posts/120-v1.html", "posts/-5-v2.html", "boards/1/index.html"]
+        #expect(SiteManifest(digests: Dictionary(uniqueKeysWithValues: paths.map { ($0, BuildDigest()) })).postPageCount == 2)
+    }
 }

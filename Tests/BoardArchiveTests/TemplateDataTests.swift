@@ -33,7 +33,9 @@ struct TemplateDataTests {
     func readKeysEqualEncodedKeys() {
         #expect(TemplateKeysTests.keys(of: Self.fullPostPage()) == TemplateDataKeys.of(PostPageData.self))
         let listing = ListingPages(pinnedCount: 0, itemCount: 61)
-        let board = Self.pages.boardPage(board: SiteFixture.boards[1], rows: Array(SiteFixture.posts.prefix(3)), listing: listing, archivePage: 0)
+        let board = Self.pages.boardPage(
+            board: SiteFixture.boards[1], rows: Array(SiteFixture.posts.prefix(3)), boardDeletedLastSeen: SiteFixture.now, listing: listing,
+            archivePage: 0)
         #expect(TemplateKeysTests.keys(of: board) == TemplateDataKeys.of(BoardPageData.self))
         let row = Self.pages.row(for: SiteFixture.posts[0], root: "../")
         #expect(Set(row.keys) == TemplateKeys.row)

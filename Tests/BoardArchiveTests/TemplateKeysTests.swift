@@ -81,7 +81,11 @@ struct TemplateKeysTests {
         let writer = KeywordPageWriter(pages: pages, strings: Self.strings, boardNames: [1: "자유게시판"])
         let contexts: [String: [String: Any]] = [
             "common": renderer.commonContext(relativeRoot: "../", title: "t", scripts: ["a.js"]),
-            "home": pages.home([summary, BoardSummary(board: SiteFixture.boards[2], postCount: 0, newestPostDate: nil, hasPostFromToday: false)]),
+            "home": pages.home([
+                summary,
+                BoardSummary(
+                    board: SiteFixture.boards[2], postCount: 0, newestPostDate: nil, hasPostFromToday: false, deletedLastSeen: SiteFixture.now),
+            ]),
             "board front": pages.boardPage(board: board, rows: Array(posts.prefix(30)), listing: listing, archivePage: nil),
             "board archive page": pages.boardPage(board: board, rows: Array(posts.prefix(30)), listing: listing, archivePage: 0),
             "post": pages.postPage(posts[0], bodyHTML: "<p>x</p>", neighbours: neighbours),

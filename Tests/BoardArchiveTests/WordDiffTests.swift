@@ -68,6 +68,22 @@ struct WordDiffTests {
         #expect(Self.sides(segments).old == old && Self.sides(segments).new == new)
     }
 
+    @Test("one budget for the whole text: word by word until it runs out, then whole runs, still spelling both sides")
+    func oneBudgetPerText() {
+        // 40 changed lines of 200 words, every other word replaced, between unchanged lines.
+        func line(_ k: Int, changed: Bool) -> String {
+            (0..<200).map { j in changed && j % 2 == 1 ? "l\(k)x\(j)" : "l\(k)w\(j)" }.joined(separator: " ") + "\n"
+        }
+        let old = (0..<40).map { "같은 줄 \($0)\n" + line($0, changed: false) }.joined()
+        let new = (0..<40).map { "같은 줄 \($0)\n" + line($0, changed: true) }.joined()
+        let segments = WordDiff.segments(from: old, to: new)
+        #expect(Self.sides(segments).old == old && Self.sides(segments).new == new)
+        let removed = segments.compactMap { segment -> String? in if case .removed(let text) = segment { text } else { nil } }
+        // The first line word by word; the last, past the budget, as one run.
+        #expect(removed.contains("l0w1") && removed.contains("l0w3"))
+        #expect(removed.contains { $0.hasPrefix("l39w1 l39w2 l39w3") })
+    }
+
     @Test("the HTML escapes every text and marks removals and additions in words, not only in colour")
     func html() {
         let html = WordDiff.html([.same("<b>&"), .removed("\"옛\""), .added("<script>")], removedLabel: "삭제:", addedLabel: "추가:")

@@ -118,6 +118,7 @@ public struct SiteStrings: Sendable, Equatable {
         "titleChanged": "제목",
         "leftOutNotice": "이 글은 원본 게시판에서 삭제되어 보관본에 싣지 않습니다.",
         "leftOutOn": "삭제 확인일",
+        "boardDeletedAtSource": "원본에서 삭제된 게시판입니다. 마지막 확인:",
     ]
 
     static let english: [String: String] = [
@@ -191,5 +192,6 @@ public struct SiteStrings: Sendable, Equatable {
         "titleChanged": "Title",
         "leftOutNotice": "This post was deleted at the source; the archive does not publish it.",
         "leftOutOn": "Deletion seen on",
+        "boardDeletedAtSource": "This board was deleted at the source; last seen on",
     ]
 }

@@ -56,6 +56,11 @@ public final class PostgresSnapshot: ArchiveSnapshot {
         try query("SELECT \(ArchiveStore.boardColumns) FROM board ORDER BY orderNo IS NULL, orderNo, boardId") { try ArchiveStore.board($0) }
     }
 
+    public func goneBoards() throws -> [Int: Date] {
+        let rows = try query(ArchiveStore.goneBoardsSQL) { (try $0.int(0), Date(timeIntervalSince1970: try $0.optionalDouble(1) ?? 0)) }
+        return Dictionary(rows, uniquingKeysWith: { first, _ in first })
+    }
+
     public func postCountsByBoard() throws -> [Int: Int] {
         let rows = try query("SELECT boardId, COUNT(*) FROM post GROUP BY boardId") { (try $0.int(0), try $0.int(1)) }
         return Dictionary(rows, uniquingKeysWith: { first, _ in first })
