@@ -69,12 +69,6 @@ extension PageContext {
         ).context
     }
 
-    /// The mark of something the source deleted, last seen at `date`.
-    func deletedDay(_ date: Date) -> DayData {
-        let day = clock.dayLabel(for: date)
-        return DayData(iso: clock.machineTimestamp(for: date), day: day, label: strings["deletedRow"].replacingOccurrences(of: "{date}", with: day))
-    }
-
     /// The board's Atom feed as the layout links to it.
     func boardFeed(_ board: Board, root: String) -> FeedLinkData {
         FeedLinkData(href: root + SitePaths.boardFeed(board.boardId), title: board.displayName)

@@ -37,16 +37,21 @@ package struct PageContext: Sendable {
     /// `deletedLastSeen`: when a post the source deleted was last seen, for its mark (nil: no mark).
     func summary(of post: Post, deletedLastSeen: Date? = nil) -> PostSummaryData {
         let attachments = post.shownAttachmentsCount
-        let deletedDay = deletedLastSeen.map { clock.dayLabel(for: $0) } ?? ""
+        let mark = deletedLastSeen.map(deletedDay)
         return PostSummaryData(
             postId: post.postId, postType: post.postType.rawValue, title: displayTitle(post), writer: writerLabel(post),
             isAnonymous: post.isAnonymous, iso: clock.machineTimestamp(for: post.createdDateTime),
             dateLabel: clock.shortLabel(for: post.createdDateTime), fullDate: clock.fullLabel(for: post.createdDateTime),
             viewCount: post.viewCount, commentsCount: post.commentsCount, hasComments: post.commentsCount > 0,
             attachmentsCount: attachments, hasAttachment: attachments > 0, isNotice: post.postType == .notice,
-            isReply: post.postType == .reply, isNew: clock.isToday(post.createdDateTime), isDeleted: deletedLastSeen != nil,
-            deletedLabel: deletedLastSeen == nil ? "" : strings["deletedRow"].replacingOccurrences(of: "{date}", with: deletedDay),
-            deletedIso: deletedLastSeen.map { clock.machineTimestamp(for: $0) } ?? "", deletedDay: deletedDay)
+            isReply: post.postType == .reply, isNew: clock.isToday(post.createdDateTime), isDeleted: mark != nil,
+            deletedLabel: mark?.label ?? "", deletedIso: mark?.iso ?? "", deletedDay: mark?.day ?? "")
+    }
+
+    /// The mark of something the source deleted, last seen at `date`.
+    func deletedDay(_ date: Date) -> DayData {
+        let day = clock.dayLabel(for: date)
+        return DayData(iso: clock.machineTimestamp(for: date), day: day, label: strings["deletedRow"].replacingOccurrences(of: "{date}", with: day))
     }
 
     /// The writer as pages and feeds show it: the display name, or the anonymous label.

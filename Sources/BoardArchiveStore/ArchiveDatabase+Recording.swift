@@ -114,7 +114,7 @@ extension ArchiveDatabase {
         _ posts: ArraySlice<RawItem<Post>>, rules: RedactionRules, run: Int64?, at date: Date, in db: any StoreTransaction
     ) throws -> RecordCounts {
         var counts = RecordCounts()
-        let marks = Array(repeating: "?", count: posts.count).joined(separator: ", ")
+        let marks = placeholders(posts.count)
         var stored: [Int: [StoredValue]] = [:]
         for row in try db.rows(
             "SELECT postId, contentHash, goneSince, boardId, lastSeenRun, writerName FROM post WHERE postId IN (\(marks))",
@@ -169,7 +169,7 @@ extension ArchiveDatabase {
     }
 
     /// `?, ?, …`: `count` parameters.
-    private static func placeholders(_ count: Int) -> String { Array(repeating: "?", count: count).joined(separator: ", ") }
+    static func placeholders(_ count: Int) -> String { Array(repeating: "?", count: count).joined(separator: ", ") }
 
     /// Of posts whose content hash changed, the ids of those whose text changed: title, contents or writer's name (what
     /// a reader sees of the post itself). Counters, flags (views, comments, "new") and the writer's e-mail address and

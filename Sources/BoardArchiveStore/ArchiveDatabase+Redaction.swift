@@ -114,8 +114,7 @@ extension ArchiveDatabase {
         var start = 0
         while start < named.count {
             let part = named[start..<min(named.count, start + 500)]
-            let marks = Array(repeating: "?", count: part.count).joined(separator: ", ")
-            candidates.formUnion(try db.integers("SELECT postId FROM post WHERE postId IN (\(marks))", part.map { .init($0) }))
+            candidates.formUnion(try db.integers("SELECT postId FROM post WHERE postId IN (\(placeholders(part.count)))", part.map { .init($0) }))
             start += part.count
         }
         for board in rules.boards.keys {
@@ -163,18 +162,14 @@ extension ArchiveDatabase {
     /// field).
     static func purgePost(_ postId: Int, level: RedactionRules.PurgeLevel, in db: any StoreTransaction) throws {
         let all = level == .all
-        try db.execute(
-            """
-            UPDATE post SET writerName = '', writerEmail = NULL, writerProfileImage = NULL, raw = '{}', purged = ?,
-                title = CASE WHEN ? = 1 THEN '' ELSE title END, contents = CASE WHEN ? = 1 THEN '' ELSE contents END
-            WHERE postId = ?
-            """, [.init(level.rawValue), .init(all), .init(all), .init(postId)])
-        // Every earlier version goes the same way: a takedown covers the post's history.
-        try db.execute(
-            """
-            UPDATE post_version SET writerName = '', writerEmail = NULL, writerProfileImage = NULL, raw = '{}', purged = ?,
-                title = CASE WHEN ? = 1 THEN '' ELSE title END, contents = CASE WHEN ? = 1 THEN '' ELSE contents END
-            WHERE postId = ?
-            """, [.init(level.rawValue), .init(all), .init(all), .init(postId)])
+        // The post and every earlier version alike: a takedown covers the post's history.
+        for table in ["post", "post_version"] {
+            try db.execute(
+                """
+                UPDATE \(table) SET writerName = '', writerEmail = NULL, writerProfileImage = NULL, raw = '{}', purged = ?,
+                    title = CASE WHEN ? = 1 THEN '' ELSE title END, contents = CASE WHEN ? = 1 THEN '' ELSE contents END
+                WHERE postId = ?
+                """, [.init(level.rawValue), .init(all), .init(all), .init(postId)])
+        }
     }
 }

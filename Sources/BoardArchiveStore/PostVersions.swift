@@ -25,41 +25,35 @@ public struct PostVersions: Sendable, Equatable {
 
 extension ArchiveStore {
     /// The earlier versions (not purged: a purge leaves nothing of a version to show) of the published posts whose ids the
-    /// condition `ids` (on `v.postId`) names: the columns of
-    /// ``listedColumns`` from the version (the redaction from the post; no deletion or edit dates), then `contents`,
-    /// `version`, `firstSeen`, `lastSeen`, in order of post and version.
+    /// condition `ids` (on `v.postId`) names: the columns of ``listedColumns`` from the version (the redaction from the
+    /// post; no deletion or edit dates), then `contents`, `version`, `firstSeen`, `lastSeen` and the post's `editedAt`, in
+    /// order of post and version.
     static func versionsSQL(ids: String) -> String {
         """
         SELECT v.postId, v.boardId, v.title, v.boardDisplayName, v.writerName, v.writerEmail, v.writerProfileImage, v.createdAt,
             v.viewCount, v.postType, v.rawPostType, v.isNewPost, v.hasInlineImage, v.commentsCount, v.attachmentsCount, v.isAnonymous,
             v.isOwner, v.hasReply, v.parentPostId, v.hasAttachment, v.contentHash, p.redactionMode, p.redactedAt,
             CAST(NULL AS DOUBLE PRECISION), CAST(NULL AS DOUBLE PRECISION), CAST(NULL AS DOUBLE PRECISION), v.contents, v.version, v.firstSeen,
-            v.lastSeen
+            v.lastSeen, p.editedAt
         FROM post_version AS v JOIN post AS p ON p.postId = v.postId
         WHERE v.postId \(ids) AND (p.redactionMode IS NULL OR p.redactionMode <> 'remove') AND v.purged = 0
         ORDER BY v.postId, v.version
         """
     }
 
-    /// Since when the current text of each post whose id the condition names is seen (`postId`, `editedAt`).
-    static func editedSQL(ids: String) -> String {
-        "SELECT postId, editedAt FROM post WHERE postId \(ids) AND versionCount > 0 AND \(publishedPosts)"
-    }
-
-    /// A version from a row of ``versionsSQL(ids:)``.
-    static func version(_ row: some StoredColumns, pseudonyms: WriterPseudonyms?) throws -> PostVersion {
-        PostVersion(
+    /// A row of ``versionsSQL(ids:)``: the post's id, the version, and the post's `editedAt`.
+    static func versionRow(_ row: some StoredColumns, pseudonyms: WriterPseudonyms?) throws -> (Int, PostVersion, Date?) {
+        let version = PostVersion(
             version: try row.int(contentsColumn + 1), post: try listedPost(row, withContents: true, pseudonyms: pseudonyms).post,
             firstSeen: Date(timeIntervalSince1970: try row.optionalDouble(contentsColumn + 2) ?? 0),
             lastSeen: Date(timeIntervalSince1970: try row.optionalDouble(contentsColumn + 3) ?? 0))
+        return (version.post.postId, version, try row.optionalDouble(contentsColumn + 4).map(Date.init(timeIntervalSince1970:)))
     }
 
-    /// The versions of posts from their rows and edit dates (posts with no earlier version are left out).
-    static func grouped(versions: [(Int, PostVersion)], edited: [(Int, Date?)]) -> [Int: PostVersions] {
-        let since = Dictionary(edited, uniquingKeysWith: { first, _ in first })
-        return Dictionary(grouping: versions, by: \.0).mapValues { rows in
-            PostVersions(earlier: rows.map(\.1).sorted { $0.version < $1.version }, currentSince: since[rows[0].0] ?? nil)
-        }
+    /// Rows of a post's versions (its id, the version, its `editedAt`), in order of post and version, grouped by post
+    /// with `make` (posts with no earlier version are left out).
+    static func grouped<Item, Group>(_ rows: [(Int, Item, Date?)], _ make: ([Item], Date?) -> Group) -> [Int: Group] {
+        Dictionary(grouping: rows, by: \.0).mapValues { rows in make(rows.map(\.1), rows[0].2) }
     }
 }
 
@@ -97,13 +91,6 @@ extension ArchiveStore {
         SELECT v.postId, v.version, v.contentHash, v.firstSeen, v.lastSeen, p.editedAt
         FROM post_version AS v JOIN post AS p ON p.postId = v.postId WHERE v.postId \(ids) AND v.purged = 0 ORDER BY v.postId, v.version
         """
-    }
-
-    /// Version keys grouped by post, from rows of ``versionKeysSQL(ids:)``.
-    static func versionKeys(_ rows: [(Int, VersionKey, Date?)]) -> [Int: VersionKeys] {
-        Dictionary(grouping: rows, by: \.0).mapValues { rows in
-            VersionKeys(earlier: rows.map(\.1), currentSince: rows[0].2)
-        }
     }
 
     /// A row of ``versionKeysSQL(ids:)``.

@@ -199,16 +199,10 @@ public final class SQLiteSnapshot: ArchiveSnapshot {
 
     public func versions(ids: [Int]) throws -> [Int: PostVersions] {
         try read { db in
-            var versions: [(Int, PostVersion)] = []
-            let rows = try Row.fetchCursor(db, sql: ArchiveStore.versionsSQL(ids: Self.inIds), arguments: Self.arguments(ids))
-            while let row = try rows.next() {
-                let version = try ArchiveStore.version(row, pseudonyms: pseudonyms)
-                versions.append((version.post.postId, version))
-            }
-            let edited = try Row.fetchAll(db, sql: ArchiveStore.editedSQL(ids: Self.inIds), arguments: Self.arguments(ids)).map { row in
-                (row[0] as Int, (row[1] as Double?).map(Date.init(timeIntervalSince1970:)))
-            }
-            return ArchiveStore.grouped(versions: versions, edited: edited)
+            var rows: [(Int, PostVersion, Date?)] = []
+            let cursor = try Row.fetchCursor(db, sql: ArchiveStore.versionsSQL(ids: Self.inIds), arguments: Self.arguments(ids))
+            while let row = try cursor.next() { rows.append(try ArchiveStore.versionRow(row, pseudonyms: pseudonyms)) }
+            return ArchiveStore.grouped(rows, PostVersions.init)
         }
     }
 
@@ -217,7 +211,7 @@ public final class SQLiteSnapshot: ArchiveSnapshot {
             var rows: [(Int, VersionKey, Date?)] = []
             let cursor = try Row.fetchCursor(db, sql: ArchiveStore.versionKeysSQL(ids: Self.inIds), arguments: Self.arguments(ids))
             while let row = try cursor.next() { rows.append(try ArchiveStore.versionKeyRow(row)) }
-            return ArchiveStore.versionKeys(rows)
+            return ArchiveStore.grouped(rows, VersionKeys.init)
         }
     }
 

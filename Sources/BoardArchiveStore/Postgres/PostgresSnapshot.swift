@@ -167,19 +167,15 @@ public final class PostgresSnapshot: ArchiveSnapshot {
     }
 
     public func versions(ids: [Int]) throws -> [Int: PostVersions] {
-        let versions = try query(ArchiveStore.versionsSQL(ids: "= ANY($1)"), try Self.binds([ids])) { row in
-            let version = try ArchiveStore.version(row, pseudonyms: pseudonyms)
-            return (version.post.postId, version)
+        let rows = try query(ArchiveStore.versionsSQL(ids: "= ANY($1)"), try Self.binds([ids])) {
+            try ArchiveStore.versionRow($0, pseudonyms: pseudonyms)
         }
-        let edited = try query(ArchiveStore.editedSQL(ids: "= ANY($1)"), try Self.binds([ids])) { row in
-            (try row.int(0), try row.optionalDouble(1).map(Date.init(timeIntervalSince1970:)))
-        }
-        return ArchiveStore.grouped(versions: versions, edited: edited)
+        return ArchiveStore.grouped(rows, PostVersions.init)
     }
 
     public func versionKeys(ids: [Int]) throws -> [Int: VersionKeys] {
-        ArchiveStore.versionKeys(
-            try query(ArchiveStore.versionKeysSQL(ids: "= ANY($1)"), try Self.binds([ids])) { try ArchiveStore.versionKeyRow($0) })
+        ArchiveStore.grouped(
+            try query(ArchiveStore.versionKeysSQL(ids: "= ANY($1)"), try Self.binds([ids])) { try ArchiveStore.versionKeyRow($0) }, VersionKeys.init)
     }
 
     /// The posts with these ids that meet `condition`, by id.
