@@ -55,7 +55,10 @@ let package = Package(
         .target(
             name: "BoardArchiveCrawl",
             dependencies: [
-                "BoardArchiveModel", "BoardArchiveStore",
+                // Render: the renderer's own reading of a body finds the pictures a crawl keeps (issue 28).
+                "BoardArchiveModel", "BoardArchiveStore", "BoardArchiveRender",
+                // Crypto: the SHA-256 that addresses a kept picture.
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -98,7 +101,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            resources: [.copy("Resources/demo-dataset.json")]
+            resources: [.copy("Resources/demo-dataset.json"), .copy("Resources/media")]
         ),
         .executableTarget(
             name: "BoardArchiveCLI",

@@ -14,7 +14,10 @@ struct BenchDataCommand: AsyncParsableCommand {
             Korean and English text from a Zipf-distributed vocabulary, Markdown bodies of log-normal length (median \
             about 500 bytes, some past 20 KB), about 1 % notices, 10 % replies and 5 % anonymous posts, dated over the \
             five years before --now, some within its last two hours. The same arguments always write the same content. \
-            --fixture-json also writes the boards and posts as a dataset for boardarchive fixture-api --data.
+            --fixture-json also writes the boards and posts as a dataset for boardarchive fixture-api --data. \
+            --image-share F (0 to 1, default 0) makes that share of the posts end with one or two Markdown images of \
+            generated pictures, ![사진 1](/media/gen/K.png), which fixture-api serves; about one reference in twenty \
+            shows a picture another post shows too. At 0 the content is the same as without the option.
 
             Mutate: boardarchive bench-data --store FILE --mutate new|edit|gone|vanish --count K [--seed S] [--now ISO8601]. \
             new adds K posts newer than every stored one, spread over the boards by size; edit changes the title and \
@@ -44,6 +47,9 @@ struct BenchDataCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Also write the archive as a fixture-api dataset JSON file.", valueName: "file"))
     var fixtureJson: String?
 
+    @Option(help: "The share (0-1) of generated posts whose body shows one or two pictures from /media/gen/.")
+    var imageShare: Double = 0
+
     @Option(help: ArgumentHelp("Change an existing store instead: new, edit, gone or vanish.", valueName: "kind"))
     var mutate: String?
 
@@ -62,13 +68,14 @@ struct BenchDataCommand: AsyncParsableCommand {
                 throw ValidationError("--mutate must be new, edit, gone or vanish, not \"\(mutate)\".")
             }
             guard let count, count >= 0 else { throw ValidationError("--mutate needs --count K, a number of posts (0 or more).") }
-            if posts != nil || fixtureJson != nil || replace {
-                throw ValidationError("--mutate changes an existing store: leave out --posts, --fixture-json and --replace.")
+            if posts != nil || fixtureJson != nil || replace || imageShare != 0 {
+                throw ValidationError("--mutate changes an existing store: leave out --posts, --fixture-json, --image-share and --replace.")
             }
         } else {
             guard let posts, posts >= 0 else { throw ValidationError("--posts N is required (0 or more), or --mutate with --count.") }
             guard boards >= 1 else { throw ValidationError("--boards must be at least 1, got \(boards).") }
             if count != nil { throw ValidationError("--count goes with --mutate.") }
+            guard (0...1).contains(imageShare) else { throw ValidationError("--image-share must be between 0 and 1, got \(imageShare).") }
         }
     }
 
@@ -85,7 +92,7 @@ struct BenchDataCommand: AsyncParsableCommand {
                 print("Mutated \(store): \(kind.rawValue) \(ids.count) posts\(range) in \(Self.seconds(since: started)) s.")
             } else {
                 try prepareStoreFile()
-                let archive = BenchmarkArchive(posts: posts ?? 0, boards: boards, seed: seed, now: instant)
+                let archive = BenchmarkArchive(posts: posts ?? 0, boards: boards, seed: seed, now: instant, imageShare: imageShare)
                 let counts = try archive.write(
                     to: try ArchiveStore(path: store), fixture: fixtureJson.map { URL(fileURLWithPath: $0) })
                 let shape = archive.shape

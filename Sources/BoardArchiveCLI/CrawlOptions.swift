@@ -45,9 +45,29 @@ struct CrawlOptions: ParsableArguments {
                 + "(nightly.verify-fraction).", valueName: "F"))
     var verifyFraction: String?
 
+    @Option(help: "Keep the pictures posts show (on) or leave them as their addresses (off). Default: on (media.fetch).")
+    var media: String?
+
+    @Option(
+        name: .customLong("media-allow-host"),
+        help: "A host pictures may come from besides the API's own (host or host:port, or * for any public host; repeatable; media.allow-hosts).")
+    var mediaAllowHosts: [String] = []
+
+    @Option(help: "The largest picture kept, in bytes. Default: 10485760 (media.max-image-bytes).")
+    var mediaMaxImageBytes: Int?
+
+    @Option(help: "The most pictures kept of one post. Default: 20 (media.max-images-per-post).")
+    var mediaMaxImagesPerPost: Int?
+
+    @Option(help: "The most bytes of pictures kept of one post. Default: 41943040 (media.max-post-bytes).")
+    var mediaMaxPostBytes: Int?
+
     /// The settings given as flags, by key.
     var flagSettings: [String: RawSetting] {
         let given: [String: String?] = [
+            "media.fetch": media.map { ["on": "true", "off": "false"][$0.lowercased()] ?? $0 },
+            "media.max-image-bytes": mediaMaxImageBytes.map(String.init),
+            "media.max-images-per-post": mediaMaxImagesPerPost.map(String.init), "media.max-post-bytes": mediaMaxPostBytes.map(String.init),
             "api.url": api, "api.token-env": tokenEnv, "api.token-file": tokenFile, "crawl.concurrency": concurrency.map(String.init),
             "crawl.page-size": pageSize.map(String.init), "crawl.max-rps": maxRequestsPerSecond.map { String($0) },
             "crawl.retries": retries.map(String.init), "crawl.request-timeout": requestTimeout.map { String($0) },
@@ -103,6 +123,10 @@ struct CrawlOptions: ParsableArguments {
             retryPolicy: RetryPolicy(maxAttempts: settings.int("crawl.retries") ?? 8, requestTimeout: .milliseconds(Int64(timeout * 1_000))),
             readsEverything: settings.bool("nightly.full") ?? false, verifyFraction: settings.double("nightly.verify-fraction") ?? 1.0 / 7)
         configuration.onlyBoards = only.isEmpty ? nil : only
+        configuration.media = MediaConfiguration(
+            enabled: settings.bool("media.fetch") ?? true, allowedHosts: (settings.strings("media.allow-hosts") ?? []) + mediaAllowHosts,
+            maxImageBytes: settings.int("media.max-image-bytes") ?? 10 << 20, maxImagesPerPost: settings.int("media.max-images-per-post") ?? 20,
+            maxPostBytes: settings.int("media.max-post-bytes") ?? 40 << 20)
         return configuration
     }
 }
@@ -173,7 +197,9 @@ struct LogOptions: ParsableArguments {
 
     /// The settings given as flags, by key.
     var flagSettings: [String: RawSetting] {
-        let given: [String: String?] = ["log.level": logLevel, "log.json": jsonLogs ? "true" : nil]
+        let given: [String: String?] = [
+            "log.level": logLevel, "log.json": jsonLogs ? "true" : nil,
+        ]
         return given.compactMapValues { $0.map(RawSetting.scalar) }
     }
 }

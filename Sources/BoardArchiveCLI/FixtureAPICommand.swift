@@ -15,6 +15,12 @@ struct FixtureAPICommand: AsyncParsableCommand {
             runs until SIGINT or SIGTERM. Any non-empty bearer token is accepted unless --token-env names a variable \
             holding the one token to accept. Fault options inject latency, errors, 429s, dropped connections, truncated \
             JSON, 401s and offset drift; random choices are seeded with --seed.
+
+            Pictures are served on the same origin under /media/, without a token: /media/demo/NAME (the pictures of \
+            the demo posts), /media/gen/N.png (a small generated PNG per number, shown by --generate-posts datasets \
+            with --image-share) and /media/fault/... (missing, wrong-type.png, script.svg, disguised-svg.png, \
+            oversized.png, oversized-unannounced.png, slow/MS/N.png, redirect-same/REST, redirect-other/REST to \
+            --media-other-origin, loop.png). The API's fault options do not apply to them; --media-latency does.
             """)
 
     @Option(name: .customLong("data"), help: ArgumentHelp("A dataset JSON file to serve instead of the bundled demo.", valueName: "file"))
@@ -31,6 +37,15 @@ struct FixtureAPICommand: AsyncParsableCommand {
 
     @Option(help: "How many boards the generated dataset spreads its posts over.")
     var generateBoards: Int = 10
+
+    @Option(help: "The share (0-1) of generated posts whose body shows one or two pictures from /media/gen/.")
+    var imageShare: Double = 0
+
+    @Option(help: "Delay before every /media/ answer, in milliseconds.")
+    var mediaLatency: Int = 0
+
+    @Option(help: ArgumentHelp("The origin /media/fault/redirect-other/REST redirects to (ORIGIN/media/REST).", valueName: "url"))
+    var mediaOtherOrigin: String?
 
     @Option(help: "The address to bind.")
     var host: String = "127.0.0.1"
@@ -122,6 +137,7 @@ struct FixtureAPICommand: AsyncParsableCommand {
             ("--latency-ms", latencyMs), ("--error-burst", errorBurst), ("--retry-after", retryAfter),
             ("--drift-insert", driftInsert), ("--drift-delete", driftDelete), ("--port", port), ("--stall-first", stallFirst),
             ("--stall-ms", stallMs), ("--new-posts", newPosts), ("--drop-mid-body-first", dropMidBodyFirst), ("--lying-total-extra", lyingTotalExtra),
+            ("--media-latency", mediaLatency),
         ]
         where count < 0 {
             throw ValidationError("\(name) must not be negative, got \(count).")
@@ -144,13 +160,31 @@ struct FixtureAPICommand: AsyncParsableCommand {
         if let posts = generatePosts, posts < 0 || generateBoards < 1 {
             throw ValidationError("--generate-posts must not be negative and --generate-boards must be at least 1.")
         }
+        guard (0...1).contains(imageShare) else {
+            throw ValidationError("--image-share must be between 0 and 1, got \(imageShare).")
+        }
+        if imageShare > 0, generatePosts == nil {
+            throw ValidationError("--image-share goes with --generate-posts.")
+        }
+        if let mediaOtherOrigin, Self.origin(mediaOtherOrigin) == nil {
+            throw ValidationError(
+                "--media-other-origin must be an http or https URL such as http://127.0.0.1:8081, not \"\(mediaOtherOrigin)\".")
+        }
+    }
+
+    /// `text` as an http(s) URL with a host, or `nil`.
+    private static func origin(_ text: String) -> URL? {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host != nil
+        else { return nil }
+        return url
     }
 
     func run() async throws {
         let now = Date()
         let dataset: FixtureDataset
         if let posts = generatePosts {
-            dataset = .generated(boards: generateBoards, postsPerBoard: posts / generateBoards, seed: seed, now: now)
+            dataset = .generated(
+                boards: generateBoards, postsPerBoard: posts / generateBoards, seed: seed, now: now, imageShare: imageShare)
         } else if let dataPath {
             let loaded = try FixtureDataset.load(contentsOf: URL(fileURLWithPath: dataPath))
             dataset = (keepDates ? loaded : loaded.shifted(toNow: now)).addingNewPosts(newPosts)
@@ -172,10 +206,12 @@ struct FixtureAPICommand: AsyncParsableCommand {
         faults.missingBoard = missingBoard
         faults.lyingTotalBoard = lyingTotalBoard
         faults.lyingTotalExtra = lyingTotalExtra
+        faults.mediaLatency = mediaLatency
         var logger = Logger(label: "boardarchive.fixture-api")
         logger.logLevel = .warning
         let server = try await FixtureServer.start(
-            FixtureServerConfiguration(host: host, port: port, dataset: dataset, faults: faults, token: token),
+            FixtureServerConfiguration(
+                host: host, port: port, dataset: dataset, faults: faults, token: token, otherOrigin: mediaOtherOrigin.flatMap(Self.origin)),
             stopsOnSignals: true, logger: logger)
         FileHandle.standardOutput.write(Data("Fixture API listening on \(server.baseURL.absoluteString)\n".utf8))
         try await server.waitUntilStopped()

@@ -6,6 +6,8 @@ import NIOHTTP1
 /// The real transport, on async-http-client. Call `shutdown()` on every path once done.
 public final class AsyncHTTPTransport: HTTPTransport {
     private let client: HTTPClient
+    /// The client for pictures: it follows no redirect, so that every hop is checked (``MediaPolicy``).
+    private let pictureClient: HTTPClient
     /// The largest body accepted, in bytes (default 64 MiB); a larger one is an error, not an out-of-memory.
     private let maxBodyBytes: Int
 
@@ -25,6 +27,9 @@ public final class AsyncHTTPTransport: HTTPTransport {
         // refused port silently until the connect timeout.
         configuration.connectionPool.retryConnectionEstablishment = false
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        configuration.redirectConfiguration = .disallow
+        configuration.decompression = .disabled
+        pictureClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         self.maxBodyBytes = maxBodyBytes
     }
 
@@ -40,8 +45,29 @@ public final class AsyncHTTPTransport: HTTPTransport {
         return HTTPResponse(status: Int(response.status.code), headers: fields, body: Data(body.readableBytesView))
     }
 
-    /// Shuts the underlying client down; the transport cannot be used afterwards.
+    public func getPicture(_ url: URL, headers: [String: String], timeout: Duration, maxBodyBytes: Int) async throws -> HTTPResponse {
+        var request = HTTPClientRequest(url: url.absoluteString)
+        request.method = .GET
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        let millis = timeout.components.seconds * 1_000 + timeout.components.attoseconds / 1_000_000_000_000_000
+        let response = try await pictureClient.execute(request, timeout: .milliseconds(millis))
+        var fields: [String: String] = [:]
+        for header in response.headers { fields[header.name.lowercased()] = header.value }
+        let status = Int(response.status.code)
+        guard (200..<300).contains(status) else { return HTTPResponse(status: status, headers: fields) }
+        // An announced length past the limit is refused before any of the body is read.
+        if let length = fields["content-length"].flatMap(Int.init), length > maxBodyBytes { throw MediaBodyTooLarge(limit: maxBodyBytes) }
+        var body: [UInt8] = []
+        for try await chunk in response.body {
+            guard body.count + chunk.readableBytes <= maxBodyBytes else { throw MediaBodyTooLarge(limit: maxBodyBytes) }
+            body.append(contentsOf: chunk.readableBytesView)
+        }
+        return HTTPResponse(status: status, headers: fields, body: Data(body))
+    }
+
+    /// Shuts the underlying clients down; the transport cannot be used afterwards.
     public func shutdown() async throws {
         try await client.shutdown()
+        try await pictureClient.shutdown()
     }
 }

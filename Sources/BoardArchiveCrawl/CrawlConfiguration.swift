@@ -26,6 +26,8 @@ public struct CrawlConfiguration: Sendable {
     /// read, not marked gone; a board of the set that the API no longer lists is marked gone as always. Crawls of
     /// different boards of one PostgreSQL archive run at once on different machines.
     public var onlyBoards: Set<Int>?
+    /// The pictures post bodies show: whether they are kept, from where, within which limits.
+    public var media = MediaConfiguration()
 
     public init(
         api: URL, token: APIToken, pageSize: Int = 30, concurrency: Int = 4, maxRequestsPerSecond: Double? = nil, maxPasses: Int = 3,
@@ -74,6 +76,8 @@ public struct CrawlReport: Sendable, Equatable {
     public var verifiedPosts = 0
     /// Boards another crawl of the same archive held, so this one left them to it.
     public var skippedBoards: [Int] = []
+    /// What the crawl did with pictures.
+    public var media = MediaReport()
 
     /// How many boards were read in each mode.
     public var boardsByMode: [BoardReadMode: Int] {
@@ -91,6 +95,7 @@ public struct CrawlReport: Sendable, Equatable {
         var line =
             "\(boards) boards, \(posts) posts (\(new) new, \(changed) changed, \(gone) gone), \(requests) requests, \(retries) retries, "
             + String(format: "%.1f s", seconds)
+        line += media.summary
         if resumed { line += ", resumed an interrupted run" }
         if !skippedBoards.isEmpty {
             line +=

@@ -30,6 +30,8 @@ public enum CrawlEvent: Sendable, Equatable {
     case pageStored(board: Int, offset: Int)
     /// A board finished and was recorded as completed.
     case boardFinished(board: Int)
+    /// A picture was fetched and its transaction committed.
+    case pictureKept
 
     /// The event's name without its values: `boards-fetched`, `inside-page-transaction`, `page-stored`, `board-finished`.
     public var name: String {
@@ -38,6 +40,7 @@ public enum CrawlEvent: Sendable, Equatable {
         case .insidePageTransaction: return "inside-page-transaction"
         case .pageStored: return "page-stored"
         case .boardFinished: return "board-finished"
+        case .pictureKept: return "picture-kept"
         }
     }
 }

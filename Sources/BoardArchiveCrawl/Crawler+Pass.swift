@@ -80,10 +80,13 @@ extension Crawler {
                 adopt(fresh, listedUnder: boardId, warn: pass == 1), page.items.last?.item.postId ?? anchor, page.items.map(\.item.postId)
             )
             let pageCounts = try await storing(request) {
-                [store, observe, pass, offset = requestOffset, count = page.items.count, total = page.total, hash = page.contentHash, date = now()] in
+                [
+                    store, observe, pass, offset = requestOffset, count = page.items.count, total = page.total, hash = page.contentHash, date = now(),
+                    media = mediaReferencing
+                ] in
                 try store.recordPage(
                     posts, board: boardId, pass: pass, offset: offset, count: count, lastPostId: lastPostId, total: total,
-                    pageHash: hash, run: run, pageIDs: pageIDs, at: date
+                    pageHash: hash, run: run, pageIDs: pageIDs, at: date, media: media
                 ) { observe(.insidePageTransaction(board: boardId, offset: offset)) }
             }
             client.statistics.meter.update { progress in
@@ -136,7 +139,7 @@ extension Crawler {
                     counts
                     + (try await storing("GET /boards/\(boardId)/posts?offset=0&limit=\(configuration.pageSize)") {
                         [store, posts = adopt(head.items, listedUnder: boardId, warn: false), date = now()] in
-                        try store.recordPosts(posts, run: run, at: date)
+                        try store.recordPosts(posts, run: run, at: date, media: mediaReferencing)
                     })
             }
         }

@@ -72,7 +72,7 @@ extension Crawler {
                 counts
                 + (try await storing("GET /boards/\(boardId)/posts?offset=\(requestOffset)&limit=\(configuration.pageSize)") {
                     [store, posts = adopt(fresh, listedUnder: boardId, warn: false), date = now()] in
-                    try store.recordPosts(posts, run: run, at: date)
+                    try store.recordPosts(posts, run: run, at: date, media: mediaReferencing)
                 })
             listed.append(contentsOf: fresh.map(\.item))
             let next = requestOffset + page.items.count

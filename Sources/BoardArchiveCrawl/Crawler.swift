@@ -1,4 +1,5 @@
 import BoardArchiveModel
+import BoardArchiveRender
 import BoardArchiveStore
 import Foundation
 import Logging
@@ -88,6 +89,7 @@ public struct Crawler: Sendable {
                 if let summary = outcome.summary { report.boardSummaries.append(summary) }
                 if outcome.summary?.skippedBecause != nil { report.skippedBoards.append(outcome.boardId) }
             }
+            report.media = try await keepPictures()
         } catch {
             let status = (error as? CrawlError)?.reason == .interrupted ? "interrupted" : "failed"
             try? store.finishRun(runId, status: status, summary: configuration.token.redact(error.localizedDescription), at: now())
@@ -97,6 +99,52 @@ public struct Crawler: Sendable {
         report.retries = await client.statistics.retries
         report.duration = ContinuousClock.now - started
         try store.finishRun(runId, status: "completed", summary: report.summary, at: now())
+        return report
+    }
+
+    /// How the store reads the pictures of the posts this crawl writes: the renderer's own reading of a body, so the
+    /// addresses kept are the ones the pages show. The first ``MediaConfiguration/maxImagesPerPost`` are recorded, and a
+    /// post showing more is a warning. With `--media off`, none: a changed post's earlier addresses are forgotten, so
+    /// the next crawl with pictures reads it again.
+    var mediaReferencing: MediaReferencing {
+        guard configuration.media.enabled else { return MediaReferencing { _ in [] } }
+        let limit = configuration.media.maxImagesPerPost
+        return MediaReferencing { [logger] post in
+            let addresses = MarkdownRenderer().pictureAddresses(in: post.contents)
+            guard addresses.count > limit else { return addresses }
+            logger.warning(
+                "Post shows more pictures than media.max-images-per-post; the others stay as their addresses",
+                metadata: ["post": "\(post.postId)", "pictures": "\(addresses.count)", "kept": "\(limit)"])
+            return Array(addresses.prefix(limit))
+        }
+    }
+
+    /// Reads the stored posts for pictures once (an archive from before pictures were kept, or crawled with `--media
+    /// off` since), then fetches the pictures due (``MediaFetcher``). With `--media off`, records that the posts written
+    /// were not read for pictures.
+    private func keepPictures() async throws -> MediaReport {
+        guard configuration.media.enabled else {
+            try store.forgetMediaScan()
+            return MediaReport()
+        }
+        // Crawls of different boards of one PostgreSQL archive share its pictures: one fetches them, the others go on.
+        if let holder = try store.tryLock(.media) {
+            logger.notice("Pictures left to another crawl of this archive", metadata: ["holder": "\(holder)"])
+            return MediaReport()
+        }
+        defer { try? store.unlock(.media) }
+        var scanned = 0
+        if !(try store.mediaScanned()) {
+            scanned = try await storing("reading stored posts for pictures") { [store, mediaReferencing, now] in
+                try store.referStoredPosts(media: mediaReferencing, at: now())
+            }
+        }
+        var report = try await MediaFetcher(
+            configuration: configuration.media, policy: MediaPolicy(api: configuration.api, configuration: configuration.media), client: client,
+            store: store, concurrency: configuration.concurrency, logger: logger, now: now, observe: observe,
+            storing: { request, body in try await storing(request, body) }
+        ).run()
+        report.postsScanned = scanned
         return report
     }
 

@@ -16,6 +16,8 @@ enum InertLinkMarkup {
     static let openAddress = marker(0xFDD2)
     /// Closes any of them: `</span>`.
     static let close = marker(0xFDD3)
+    /// Brackets the number of a kept picture (``MarkdownRenderer/Pictures``): `U+FDD4 <n> U+FDD4` becomes its `<img>`.
+    static let picture = marker(0xFDD4)
 
     /// The noncharacter `value` as a string (Swift rejects noncharacters in `\u{…}` literals).
     static func marker(_ value: UInt32) -> String {
@@ -42,8 +44,8 @@ enum InertLinkMarkup {
     ///
     /// One pass over the UTF-8 (markers are `EF B7 90`…`EF B7 93`); Foundation's `replacingOccurrences`, four times
     /// per post page, showed in the build's profile.
-    static func expandMarkers(in html: String) -> String {
-        guard hasMarker(in: html, upTo: 0x93) else { return html }
+    static func expandMarkers(in html: String, pictures: [String] = []) -> String {
+        guard hasMarker(in: html, upTo: 0x94) else { return html }
         let bytes = Array(html.utf8)
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count + 64)
@@ -52,6 +54,16 @@ enum InertLinkMarkup {
             if index + 2 < bytes.count, isMarkerStart(bytes, at: index) {
                 output.append(contentsOf: markupBytes[Int(bytes[index + 2] - 0x90)])
                 index += 3
+            } else if index + 2 < bytes.count, bytes[index] == 0xEF, bytes[index + 1] == 0xB7, bytes[index + 2] == 0x94 {
+                // A picture: its number in ASCII digits up to the closing marker (only the renderer writes these).
+                var number = 0
+                index += 3
+                while index < bytes.count, (0x30...0x39).contains(bytes[index]) {
+                    number = number &* 10 &+ Int(bytes[index] - 0x30)
+                    index += 1
+                }
+                if index + 2 < bytes.count, bytes[index] == 0xEF, bytes[index + 1] == 0xB7, bytes[index + 2] == 0x94 { index += 3 }
+                if number >= 0, number < pictures.count { output.append(contentsOf: pictures[number].utf8) }
             } else {
                 output.append(bytes[index])
                 index += 1

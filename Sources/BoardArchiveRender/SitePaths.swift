@@ -1,3 +1,4 @@
+import BoardArchiveModel
 /// The output URL contract: where every page lives, relative to the site root.
 ///
 /// Paths never start with `/` and always name a file, so the site works from `file://`, from any sub-path
@@ -37,6 +38,17 @@ package enum SitePaths {
         guard let dash = name.lastIndex(of: "-"), name[name.index(after: dash)...].first == "v" else { return false }
         let number = name[name.index(dash, offsetBy: 2)...]
         return !number.isEmpty && number.allSatisfy { $0.isASCII && $0.isNumber } && Int(name[..<dash]) != nil
+    }
+
+    /// `media/<first two hex digits>/<sha-256>.<extension>`: a kept image, one file for every post that shows it. The
+    /// address depends on the bytes alone, so it never changes and a file is never rewritten.
+    package static func media(_ image: PublishedImage) -> String {
+        media(hash: image.hash, format: image.format)
+    }
+
+    /// ``media(_:)`` of an image known by its hash and format.
+    package static func media(hash: String, format: ImageFormat) -> String {
+        "media/\(hash.prefix(2))/\(hash).\(format.fileExtension)"
     }
 
     /// The archive-wide Atom feed.

@@ -41,7 +41,7 @@ extension BoardPass {
             previous: LinkInput(job.previous), next: LinkInput(job.next), parent: LinkInput(job.parent), parentMissing: job.parentMissing,
             parentRemoved: job.parentRemoved, replies: job.replies.map { RowInput($0, clock: pages.clock, marksDeleted: marksDeleted) },
             versions: job.versions?.earlier.map(VersionInput.init) ?? [],
-            editedSeconds: job.versions?.currentSince.map { Int($0.timeIntervalSince1970) })
+            editedSeconds: job.versions?.currentSince.map { Int($0.timeIntervalSince1970) }, pictures: pictures[job.post.postId])
     }
 
     /// What an earlier version's page shows.

@@ -32,6 +32,8 @@ struct BoardPass: Sendable {
     var meter = ProgressMeter()
     /// Where posts rendered as plain text are recorded, for the build's warning.
     var plainTextPosts = PlainTextPosts()
+    /// The kept pictures each post shows (only posts with any), in the post's order.
+    var pictures: [Int: [PublishedImage]] = [:]
 
     /// The pass of `board` in the build of `context`.
     init(board: Board, boardIds: Set<Int>, context: BuildContext, plainTextPosts: PlainTextPosts) {
@@ -40,6 +42,7 @@ struct BoardPass: Sendable {
             base: context.base, meter: context.progress, plainTextPosts: plainTextPosts)
         marksDeleted = context.configuration.deletedPosts == .marked
         boardLastSeen = context.goneBoards[board.boardId]
+        pictures = context.pictures
     }
 
     init(
@@ -361,7 +364,9 @@ struct BoardPass: Sendable {
                 to: SitePaths.board(board.boardId, archivePage: archivePage))
         case .post(let listed, let neighbours, let versions):
             let post = listed.post
-            let body = MarkdownRenderer().renderBody(post.contents)
+            // Most posts show no picture: no table of them is made.
+            let shown = pictures[post.postId].map { MarkdownRenderer.Pictures($0, root: SitePaths.relativeRoot(of: SitePaths.post(post.postId))) }
+            let body = MarkdownRenderer().renderBody(post.contents, pictures: shown ?? .none)
             if let reason = body.plainTextBecause { plainTextPosts.record(boardId: post.boardId, postId: post.postId, reason: reason) }
             let history = SourceHistory(deletedLastSeen: marksDeleted ? listed.goneLastSeen : nil, versions: versions)
             let context = pages.postPage(post, bodyHTML: body.html, neighbours: neighbours, history: history)

@@ -33,6 +33,8 @@ final class BuildContext: @unchecked Sendable {
     var boards: [Board] = []
     /// The boards the source deleted, with when they were last seen, when the site marks them (step `store checks`).
     var goneBoards: [Int: Date] = [:]
+    /// The kept pictures each post shows (only posts with any), read once (step `store checks`).
+    var pictures: [Int: [PublishedImage]] = [:]
     /// Every post's id, board, content hash and redaction, as one digest (step `store checks`).
     var postsDigest = BuildDigest()
     /// Whether the board, post and home pages and the feeds are what the previous build made (step `store checks`).

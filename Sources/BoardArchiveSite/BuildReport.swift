@@ -2,7 +2,7 @@
 public struct BuildReport: Sendable, Equatable {
     /// The kinds of files a build writes.
     public enum FileKind: String, Sendable, Equatable, Hashable, CaseIterable, Comparable {
-        case home, board, post, version, search, keyword, feed, asset, other
+        case home, board, post, version, search, keyword, feed, asset, media, other
 
         public static func < (lhs: FileKind, rhs: FileKind) -> Bool {
             allCases.firstIndex(of: lhs) ?? 0 < allCases.firstIndex(of: rhs) ?? 0

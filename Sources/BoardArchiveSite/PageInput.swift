@@ -85,6 +85,23 @@ struct PostPageInput: PageInput, Equatable {
     /// The earlier versions the page links to, and since when the current text is seen (Unix seconds).
     var versions: [VersionInput] = []
     var editedSeconds: Int? = nil
+    /// The kept pictures its text shows (address, content hash, size): a picture kept later re-renders the page. Nil
+    /// when none (not encoded at all: most posts show none).
+    var pictures: [PublishedImage]? = nil
+}
+
+/// A kept picture's file under `media/`: its bytes are named by their hash, so the hash is all it is made from.
+struct MediaFileInput: PageInput, Equatable {
+    static let kind = "media"
+    var hash: String
+    var format: ImageFormat
+}
+
+/// Which kept picture each post shows, in post and position order: part of what decides whether anything changed.
+struct PictureStatesInput: PageInput, Equatable {
+    static let kind = "picture-states"
+    var postIds: [Int] = []
+    var hashes: [String] = []
 }
 
 /// An earlier version's page: the version, the one after it (a stored version's hash, or the current post's), the board
@@ -173,6 +190,7 @@ struct FeedEntryInput: Codable, Equatable {
     var postId: Int
     var contentHash: String
     var editedSeconds: Int?
+    var pictures: [PublishedImage]? = nil
 }
 
 /// A sitemap file: the pages it lists, or (the index) the sitemap files it names.

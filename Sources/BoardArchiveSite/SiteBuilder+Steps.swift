@@ -18,18 +18,21 @@ extension SiteBuilder {
                 previous: context.previous, manifest: context.output.previousManifest, boards: context.boards, store: store,
                 allowShrink: context.configuration.allowShrink)
             try refuseIdsBeyondRule(store: store)
-            context.postsDigest = try postsDigest(boards: context.boards, gone: context.goneBoards, store: store)
+            context.pictures = try store.mediaUses()
+            context.postsDigest = try postsDigest(boards: context.boards, gone: context.goneBoards, pictures: context.pictures, store: store)
             context.pagesUnchanged = try keepPagesIfUnchanged(
                 posts: context.postsDigest, base: context.base, output: context.output, baseURL: context.configuration.baseURL, clock: context.clock)
             context.progress.update { $0.boards = context.boards.count }
             try sizeBoards(context.boards, store: store, progress: context.progress)
         },
-        // Side by side: neither reads what the other makes, and a night's rebuild runs each mostly on one core.
+        // Side by side: none reads what another makes, and a night's rebuild runs each mostly on one core. The pictures
+        // (files written, nothing rendered) take the core of whichever of the first two ends first.
         .sideBySide(
             BuildStep(name: "board and post pages", phase: .render, body: boardAndPostPages),
             BuildStep(name: "search", phase: .search) { context in
                 context.search = try SearchPhase(context).run(context)
-            }),
+            },
+            BuildStep(name: "pictures", phase: .publish, body: publishPictures)),
         BuildStep(name: "home", phase: .render) { context in
             guard !context.pagesUnchanged else { return }
             let digest = homeDigest(context.summaries, base: context.base, clock: context.clock)
@@ -41,7 +44,8 @@ extension SiteBuilder {
         BuildStep(name: "feeds", phase: .discovery) { context in
             guard !context.pagesUnchanged else { return }
             try FeedPhase(
-                store: context.store, pages: context.pages, output: context.output, base: context.base, baseURL: context.configuration.baseURL
+                store: context.store, pages: context.pages, output: context.output, base: context.base, baseURL: context.configuration.baseURL,
+                pictures: context.pictures
             ).run(context.summaries)
         },
         BuildStep(name: "sitemap", phase: .discovery) { context in
@@ -60,6 +64,24 @@ extension SiteBuilder {
             context.report = try context.publisher.publish(context.output)
         },
     ]
+
+    /// The kept pictures that published posts show, each once under `media/` by its hash: written when new, never
+    /// rewritten, and left out (so removed from the site) once no published post shows it.
+    @Sendable static func publishPictures(_ context: BuildContext) throws {
+        let images: [(hash: String, format: ImageFormat)]
+        do { images = try context.store.publishedMedia() } catch { throw BuildError(phase: .store, underlying: error) }
+        for image in images {
+            let path = SitePaths.media(hash: image.hash, format: image.format)
+            guard try context.output.needsRendering(path, digest: MediaFileInput(hash: image.hash, format: image.format).digest(base: BuildDigest()))
+            else { continue }
+            let bytes: [UInt8]?
+            do { bytes = try context.store.mediaBytes(hash: image.hash) } catch { throw BuildError(phase: .store, underlying: error, location: path) }
+            guard let bytes else {
+                throw BuildError(phase: .store, reason: .underlying("picture \(image.hash) is listed but its bytes cannot be read"), location: path)
+            }
+            try context.output.write(Data(bytes), to: path)
+        }
+    }
 
     /// Every board's listing and post pages, boards side by side: a rebuild reads each board's keys on one core and
     /// renders few pages, so one board at a time left the other cores idle. Each page depends only on the store's

@@ -9,7 +9,9 @@ extension SiteBuilder {
 
     /// The digest of the archive's content as the store holds it: every board (id and name) and every post's id,
     /// board, content hash, redaction, deletion at the source and version count. One read of the post table, shared by the pages and the search index.
-    static func postsDigest(boards: [Board], gone: [Int: Date] = [:], store: any ArchiveSnapshot) throws -> BuildDigest {
+    static func postsDigest(
+        boards: [Board], gone: [Int: Date] = [:], pictures: [Int: [PublishedImage]] = [:], store: any ArchiveSnapshot
+    ) throws -> BuildDigest {
         var digest = ArchiveBoardsInput(
             boards: boards.map { BoardNameInput(boardId: $0.boardId, name: $0.displayName) },
             goneSeconds: boards.map { gone[$0.boardId].map { Int($0.timeIntervalSince1970) } }
@@ -26,6 +28,17 @@ extension SiteBuilder {
             }
             // The last link, short or empty, ends the chain: a chain of full links and its extension differ.
             digest = link.digest(base: digest)
+            // A picture kept since (its post's text unchanged) changes the post's page.
+            if !pictures.isEmpty {
+                var states = PictureStatesInput()
+                for id in pictures.keys.sorted() {
+                    for picture in pictures[id] ?? [] {
+                        states.postIds.append(id)
+                        states.hashes.append(picture.hash)
+                    }
+                }
+                digest = states.digest(base: digest)
+            }
         } catch { throw BuildError(phase: .store, underlying: error) }
         return digest
     }

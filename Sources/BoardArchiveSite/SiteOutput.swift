@@ -356,6 +356,7 @@ final class SiteOutput: @unchecked Sendable {
         if SitePaths.isVersion(path) { return .version }
         if path.hasPrefix("posts/") { return .post }
         if path.hasPrefix(SitePaths.assets) { return .asset }
+        if path.hasPrefix("media/") { return .media }
         if path == SitePaths.search || path.hasPrefix("search/") { return .search }
         if path.hasPrefix("keywords/") { return .keyword }
         return .other

@@ -86,10 +86,10 @@ extension ArchiveDatabase {
     /// Stores one fetched page and its checkpoint in a single transaction.
     package func recordPage(
         _ posts: [RawItem<Post>], board: Int, pass: Int, offset: Int, count: Int, lastPostId: Int?, total: Int, pageHash: String, run: Int64,
-        pageIDs: [Int] = [], at date: Date, inTransaction: () -> Void = {}
+        pageIDs: [Int] = [], at date: Date, media: MediaReferencing? = nil, inTransaction: () -> Void = {}
     ) throws -> RecordCounts {
         try transact { db in
-            let counts = try Self.upsert(posts: posts, run: run, at: date, in: db)
+            let counts = try Self.upsert(posts: posts, run: run, at: date, media: media, in: db)
             inTransaction()
             try db.execute(
                 """
@@ -114,8 +114,8 @@ extension ArchiveDatabase {
     }
 
     /// Stores posts outside a page checkpoint (the re-read of a board's first page at the end of a pass).
-    package func recordPosts(_ posts: [RawItem<Post>], run: Int64, at date: Date) throws -> RecordCounts {
-        try transact { db in try Self.upsert(posts: posts, run: run, at: date, in: db) }
+    package func recordPosts(_ posts: [RawItem<Post>], run: Int64, at date: Date, media: MediaReferencing? = nil) throws -> RecordCounts {
+        try transact { db in try Self.upsert(posts: posts, run: run, at: date, media: media, in: db) }
     }
 
     /// Where a board stands in a run: nil when it has not started.

@@ -47,8 +47,8 @@ extension ArchiveDatabase {
 
     /// Upserts posts outside any crawl run (tests and imports).
     @discardableResult
-    public func record(posts: [Post], at date: Date) throws -> RecordCounts {
-        try transact { db in try Self.upsert(posts: posts.map(RawItem.init), run: nil, at: date, in: db) }
+    public func record(posts: [Post], at date: Date, media: MediaReferencing? = nil) throws -> RecordCounts {
+        try transact { db in try Self.upsert(posts: posts.map(RawItem.init), run: nil, at: date, media: media, in: db) }
     }
 
     static func upsert(boards: [RawItem<Board>], run: Int64?, at date: Date, in db: any StoreTransaction) throws {
@@ -91,7 +91,9 @@ extension ArchiveDatabase {
     /// Posts written by one statement at most (33 parameters each: within SQLite's 32,766 and PostgreSQL's 65,535).
     static var postsPerStatement: Int { 500 }
 
-    static func upsert(posts: [RawItem<Post>], run: Int64?, at date: Date, in db: any StoreTransaction) throws -> RecordCounts {
+    static func upsert(
+        posts: [RawItem<Post>], run: Int64?, at date: Date, media: MediaReferencing? = nil, in db: any StoreTransaction
+    ) throws -> RecordCounts {
         var counts = RecordCounts()
         // Takedowns apply to every write: a redacted post the API still serves stays redacted, and what a purge
         // hides is never stored again (the hash of what the API sent is kept, to tell "unchanged" on the next crawl).
@@ -103,7 +105,7 @@ extension ArchiveDatabase {
             var ids = Set<Int>()
             var end = start
             while end < posts.endIndex, end - start < postsPerStatement, ids.insert(posts[end].item.postId).inserted { end += 1 }
-            counts = counts + (try upsertBatch(posts[start..<end], rules: rules, run: run, at: date, in: db))
+            counts = counts + (try upsertBatch(posts[start..<end], rules: rules, run: run, at: date, media: media, in: db))
             start = end
         }
         return counts
@@ -111,7 +113,8 @@ extension ArchiveDatabase {
 
     /// Writes posts of distinct ids with one lookup and one statement.
     private static func upsertBatch(
-        _ posts: ArraySlice<RawItem<Post>>, rules: RedactionRules, run: Int64?, at date: Date, in db: any StoreTransaction
+        _ posts: ArraySlice<RawItem<Post>>, rules: RedactionRules, run: Int64?, at date: Date, media: MediaReferencing?,
+        in db: any StoreTransaction
     ) throws -> RecordCounts {
         var counts = RecordCounts()
         let marks = placeholders(posts.count)
@@ -133,6 +136,9 @@ extension ArchiveDatabase {
             }
         }
         var rewritten: [Int: Post] = [:]
+        // The posts whose pictures are read: new ones, and those whose stored text changed.
+        var added: [Post] = []
+        var changed: [Post] = []
         var values: [StoredValue] = []
         values.reserveCapacity(posts.count * PostUpsert.table.columns.count)
         for raw in posts {
@@ -151,8 +157,10 @@ extension ArchiveDatabase {
                 if row[1].string == hash && row[2] == .null { counts.unchanged += 1 } else { counts.changed += 1 }
                 // Under a purge nothing of the stored text is kept again as a version.
                 if row[1].string != hash, verdict.map({ $0.purge == RedactionRules.PurgeLevel.none }) ?? true { rewritten[post.postId] = post }
+                if row[1].string != hash { changed.append(post) }
             } else {
                 counts.new += 1
+                added.append(post)
             }
             values += postValues(post, json: json, hash: hash, run: run, at: date, verdict: verdict)
         }
@@ -160,6 +168,10 @@ extension ArchiveDatabase {
         let edited = rewritten.isEmpty ? [] : try editedPosts(rewritten, in: db)
         try keepVersions(of: edited, in: db)
         try db.execute(PostUpsert.sql(rows: posts.count), values)
+        if let media {
+            try referMedia(added, replacing: false, media: media, at: date, in: db)
+            try referMedia(changed, replacing: true, media: media, at: date, in: db)
+        }
         if !edited.isEmpty {
             try db.execute(
                 "UPDATE post SET versionCount = versionCount + 1, editedAt = ? WHERE postId IN (\(placeholders(edited.count)))",

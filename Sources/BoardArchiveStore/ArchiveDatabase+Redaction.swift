@@ -162,6 +162,9 @@ extension ArchiveDatabase {
     /// field).
     static func purgePost(_ postId: Int, level: RedactionRules.PurgeLevel, in db: any StoreTransaction) throws {
         let all = level == .all
+        // The pictures its earlier versions showed, read before their text is blanked (the post's own rows in
+        // `post_media` are its current text's only).
+        let earlierPictures = all ? try picturesOfEarlierVersions(of: postId, in: db) : []
         // The post and every earlier version alike: a takedown covers the post's history.
         for table in ["post", "post_version"] {
             try db.execute(
@@ -170,6 +173,42 @@ extension ArchiveDatabase {
                     title = CASE WHEN ? = 1 THEN '' ELSE title END, contents = CASE WHEN ? = 1 THEN '' ELSE contents END
                 WHERE postId = ?
                 """, [.init(level.rawValue), .init(all), .init(all), .init(postId)])
+        }
+        if all { try purgePictures(of: postId, alsoShown: earlierPictures, in: db) }
+    }
+
+    /// The hashes of kept pictures whose address an earlier version of the post writes (a `LIKE` of the address, its
+    /// wildcards escaped, in each version's text: the store does not parse Markdown).
+    static func picturesOfEarlierVersions(of postId: Int, in db: any StoreTransaction) throws -> [String] {
+        try db.column(
+            #"""
+            SELECT DISTINCT s.hash FROM post_version v JOIN media_source s ON s.hash IS NOT NULL
+                AND v.contents LIKE '%' || REPLACE(REPLACE(REPLACE(s.address, '!', '!!'), '%', '!%'), '_', '!_') || '%' ESCAPE '!'
+            WHERE v.postId = ?
+            """#, [.init(postId)]
+        ).compactMap(\.string)
+    }
+
+    /// Forgets the pictures a purged post showed (now or in an earlier version), and deletes the bytes of each that no
+    /// published post shows: its addresses are marked `purged`, so that no crawl fetches them again.
+    static func purgePictures(of postId: Int, alsoShown earlier: [String] = [], in db: any StoreTransaction) throws {
+        let current = try db.column(
+            "SELECT DISTINCT s.hash FROM post_media pm JOIN media_source s ON s.address = pm.address WHERE pm.postId = ? AND s.hash IS NOT NULL",
+            [.init(postId)]
+        ).compactMap(\.string)
+        let hashes = Array(Set(current + earlier)).sorted()
+        try db.execute("DELETE FROM post_media WHERE postId = ?", [.init(postId)])
+        for hash in hashes {
+            let shown = try db.value(
+                """
+                SELECT COUNT(*) FROM post_media pm JOIN media_source s ON s.address = pm.address JOIN post p ON p.postId = pm.postId
+                WHERE s.hash = ? AND \(ArchiveStore.publishedPosts)
+                """, [.init(hash)])
+            guard shown?.int == 0 else { continue }
+            try db.execute("DELETE FROM media WHERE hash = ?", [.init(hash)])
+            try db.execute(
+                "UPDATE media_source SET status = 'purged', hash = NULL, reason = ?, nextAttempt = NULL WHERE hash = ?",
+                [.init("purged with post \(postId)"), .init(hash)])
         }
     }
 }

@@ -44,6 +44,8 @@ public protocol ArchiveDatabase: AnyObject, Sendable {
 public enum ArchiveLock: Sendable, Hashable, CustomStringConvertible {
     case run(Int64)
     case board(Int)
+    /// Fetching the archive's pictures (one crawl at a time; another crawl leaves them to it).
+    case media
 
     /// The 64-bit key of a PostgreSQL advisory lock: 16 bits naming the archive among those of one database (see
     /// ``PostgresArchive/lockKey(_:)``), 8 bits of kind, then the id.
@@ -52,6 +54,7 @@ public enum ArchiveLock: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .run(let id): return prefix | (1 << 40) | (id & 0xFF_FFFF_FFFF)
         case .board(let id): return prefix | (2 << 40) | (Int64(id) & 0xFF_FFFF_FFFF)
+        case .media: return prefix | (3 << 40)
         }
     }
 
@@ -59,6 +62,7 @@ public enum ArchiveLock: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .run(let id): "crawl run \(id)"
         case .board(let id): "board \(id)"
+        case .media: "the pictures"
         }
     }
 }
@@ -107,6 +111,8 @@ public enum StoredValue: Sendable, Hashable, CustomStringConvertible {
     case integer(Int)
     case real(Double)
     case text(String)
+    /// Bytes (a kept image, migration `v7-media`): `BLOB` in SQLite, `bytea` in PostgreSQL.
+    case blob([UInt8])
 
     public var description: String {
         switch self {
@@ -114,6 +120,7 @@ public enum StoredValue: Sendable, Hashable, CustomStringConvertible {
         case .integer(let value): String(value)
         case .real(let value): String(value)
         case .text(let value): value.count > 40 ? "\"\(value.prefix(40))…\"" : "\"\(value)\""
+        case .blob(let bytes): "<\(bytes.count) bytes>"
         }
     }
 
@@ -145,6 +152,12 @@ public enum StoredValue: Sendable, Hashable, CustomStringConvertible {
     /// The value as text, or nil.
     var string: String? {
         if case .text(let value) = self { return value }
+        return nil
+    }
+
+    /// The value as bytes, or nil.
+    var bytes: [UInt8]? {
+        if case .blob(let value) = self { return value }
         return nil
     }
 }

@@ -56,6 +56,9 @@ public protocol ArchiveSnapshot: AnyObject, Sendable {
     func versions(ids: [Int]) throws -> [Int: PostVersions]
     /// The keys of the earlier versions of the posts among `ids` that have any (``VersionKeys``), by id; no text.
     func versionKeys(ids: [Int]) throws -> [Int: VersionKeys]
+
+    /// The kept pictures, read in this snapshot (``PictureReader``).
+    var pictures: PictureReader { get }
 }
 
 /// A store the build can read: it opens snapshots.

@@ -160,6 +160,11 @@ extension ArchiveStore {
                     \(keyIndexes(holding: ListingKey.indexedColumns))
                     """)
         }
+        migrator.registerMigration("v7-media") { db in
+            for statement in ArchiveStore.mediaMigration(realType: "REAL", integerType: "INTEGER", blobType: "BLOB", keyType: "TEXT") {
+                try db.execute(sql: statement)
+            }
+        }
         return migrator
     }
 
@@ -196,6 +201,35 @@ extension ArchiveStore {
                 attachmentsCount \(integerType) NOT NULL, isAnonymous INTEGER NOT NULL, isOwner INTEGER, hasReply INTEGER,
                 parentPostId \(integerType), hasAttachment INTEGER, raw TEXT NOT NULL, PRIMARY KEY (postId, version))
             """,
+        ]
+    }
+
+    /// The statements of migration `v7-media` both stores share (issue 28): the pictures post bodies show.
+    /// - `media`: each distinct image kept, once, by the SHA-256 of its bytes, with its format and intrinsic size.
+    /// - `media_source`: each address a body shows (as written), what became of it (`pending`, `kept`, `failed`,
+    ///   `refused`), why, and when one not kept is tried again.
+    /// - `post_media`: which addresses each post's current text shows, in order.
+    /// Text keys sort by their bytes on both stores (`keyType`: PostgreSQL's `COLLATE "C"`), as `store copy` compares them.
+    package static func mediaMigration(realType: String, integerType: String, blobType: String, keyType: String) -> [String] {
+        [
+            """
+            CREATE TABLE media (
+                hash \(keyType) PRIMARY KEY, format TEXT NOT NULL, width \(integerType) NOT NULL, height \(integerType) NOT NULL,
+                size \(integerType) NOT NULL, firstSeen \(realType) NOT NULL, bytes \(blobType) NOT NULL)
+            """,
+            """
+            CREATE TABLE media_source (
+                address \(keyType) PRIMARY KEY, status TEXT NOT NULL, hash \(keyType), reason TEXT, attempts \(integerType) NOT NULL DEFAULT 0,
+                firstSeen \(realType) NOT NULL, lastTried \(realType), nextAttempt \(realType))
+            """,
+            """
+            CREATE TABLE post_media (
+                postId \(integerType) NOT NULL, position \(integerType) NOT NULL, address \(keyType) NOT NULL, PRIMARY KEY (postId, position))
+            """,
+            "CREATE INDEX post_media_address ON post_media (address)",
+            // Facts about the archive as a whole (`media-scanned`: every stored post's text was read for pictures).
+            "CREATE TABLE archive_flag (name \(keyType) PRIMARY KEY, value TEXT NOT NULL)",
+            "CREATE INDEX media_source_hash ON media_source (hash)",
         ]
     }
 

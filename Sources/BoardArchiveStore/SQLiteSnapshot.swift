@@ -215,6 +215,16 @@ public final class SQLiteSnapshot: ArchiveSnapshot {
         }
     }
 
+    public var pictures: PictureReader {
+        PictureReader(published: rule.published) { [self] sql, arguments in
+            try read { db in
+                try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments.map(SQLiteCopyEndpoint.databaseValue))).map { row in
+                    row.databaseValues.map(SQLiteCopyEndpoint.value)
+                }
+            }
+        }
+    }
+
     /// Calls `body` with the row (`listedColumns`, then `contents` when `withContents`) of each post with one of these
     /// ids that meets `condition`.
     private func forEachRow(ids: [Int], withContents: Bool = false, where condition: String, _ body: (Row) throws -> Void) throws {

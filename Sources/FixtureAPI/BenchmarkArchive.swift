@@ -9,6 +9,8 @@ import Foundation
 /// - About 1 % notices, 10 % replies (to a recent older post of the same board, whose `hasReply` is set), 5 % anonymous.
 /// - Dates over the five years before `now`, denser towards the present; the newest posts are from the last two hours.
 /// - Post ids ascend with time from 1000001; boards are 10001… (see ``BenchmarkPostFactory/boards(_:)``).
+/// - With `imageShare` above 0, that share of the posts end with one or two generated pictures,
+///   `![사진 1](/media/gen/<k>.png)`, about one reference in twenty shared with another post (``GeneratedPictures``).
 ///
 /// The same posts, boards, seed and `now` always give the same store content and the same fixture JSON: each post's text
 /// comes from a generator seeded by the seed and the post's index alone, so posts are made on every core at once.
@@ -21,17 +23,21 @@ public struct BenchmarkArchive: Sendable {
     public let boards: [Board]
     public let seed: UInt64
     public let now: Date
+    /// The share (0…1) of posts that show generated pictures; 0 (the default) adds none.
+    public let imageShare: Double
     let plan: BenchmarkPlan
     let factory: BenchmarkPostFactory
 
-    /// Plans an archive of `posts` posts over `boards` boards (both at least 1 to have any).
-    public init(posts: Int, boards: Int, seed: UInt64, now: Date = BenchmarkArchive.defaultNow) {
+    /// Plans an archive of `posts` posts over `boards` boards (both at least 1 to have any); `imageShare` (clamped to
+    /// 0…1) of them show generated pictures.
+    public init(posts: Int, boards: Int, seed: UInt64, now: Date = BenchmarkArchive.defaultNow, imageShare: Double = 0) {
         let nowSeconds = Int64(now.timeIntervalSince1970.rounded(.down))
         self.boards = BenchmarkPostFactory.boards(boards)
         self.seed = seed
         self.now = Date(timeIntervalSince1970: TimeInterval(nowSeconds))
         plan = BenchmarkPlan(posts: self.boards.isEmpty ? 0 : max(0, posts), boards: self.boards.count, seed: seed, now: nowSeconds)
-        factory = BenchmarkPostFactory(seed: seed, now: nowSeconds, stream: "post")
+        self.imageShare = min(1, max(0, imageShare))
+        factory = BenchmarkPostFactory(seed: seed, now: nowSeconds, stream: "post", imageShare: self.imageShare)
     }
 
     /// The number of posts.

@@ -23,6 +23,9 @@ struct BenchmarkPostFactory: Sendable {
     let now: Int64
     /// Distinguishes the texts of a generated archive from those a mutation adds.
     let stream: String
+    /// The share (0…1) of posts whose body ends with generated pictures (``GeneratedPictures``), keyed by the text key;
+    /// 0 leaves every post as it was before pictures existed.
+    var imageShare: Double = 0
 
     /// The writer pool, most prolific first, with e-mail addresses.
     static let writers: [Writer] = BenchmarkVocabulary.shared.writers.words.enumerated().map {
@@ -67,7 +70,7 @@ struct BenchmarkPostFactory: Sendable {
         let contents = BenchmarkBody.text(target: BenchmarkBody.targetLength(&random), english: english, &random)
         let attachments = random.chance(0.12) ? 1 + Int(random.next() % 4) : 0
         let views = Int(random.next() % 300) + (random.chance(0.05) ? Int(random.next() % 5_000) : 0)
-        return Post(
+        var post = Post(
             postId: skeleton.postId, title: title, boardId: skeleton.board.boardId, boardDisplayName: skeleton.board.displayName,
             writer: writer, contents: contents, createdDateTime: Date(timeIntervalSince1970: TimeInterval(skeleton.created)),
             viewCount: views, postType: skeleton.kind == .notice ? .notice : skeleton.kind == .reply ? .reply : .normal,
@@ -75,6 +78,13 @@ struct BenchmarkPostFactory: Sendable {
             commentsCount: random.chance(0.35) ? 1 + Int(random.next() % 15) : 0, attachmentsCount: attachments,
             isAnonymous: skeleton.anonymous, isOwner: random.chance(0.03), hasReply: skeleton.hasReply,
             parentPostId: skeleton.parent?.postId, hasAttachment: attachments > 0)
+        if imageShare > 0 {
+            // A generator of its own, so the other fields draw exactly what they drew before pictures existed.
+            let shown = GeneratedPictures(seed: seed, share: min(1, imageShare), stream: stream).pictures(forPost: skeleton.textKey)
+            post.contents = GeneratedPictures.appending(shown, to: post.contents)
+            post.hasInlineImage = !shown.isEmpty
+        }
+        return post
     }
 
     /// The post with the JSON the crawler would store for it.

@@ -9,8 +9,14 @@ extension FixtureDataset {
     /// Markdown; about 1 % of the posts are notices, 1 in 7 a reply to an older post of the same board (whose `hasReply` is
     /// set), 8 % anonymous. Dates spread over the year before `now`; the newest post of each board is 1 to 30 minutes old.
     /// The same arguments always give the same dataset; 100,000 posts take well under 2 s.
-    public static func generated(boards: Int, postsPerBoard: Int, seed: UInt64, now: Date) -> FixtureDataset {
+    ///
+    /// With `imageShare` above 0, that share (0…1) of the posts end their body with one or two Markdown images of
+    /// generated pictures, `![사진 1](/media/gen/<k>.png)`, which the fixture server serves on the same origin; about one
+    /// reference in twenty shows a picture another post shows too (``GeneratedPictures``). Then `hasInlineImage` is
+    /// `true` exactly for those posts. At 0 (the default) the dataset is the same as before pictures existed.
+    public static func generated(boards: Int, postsPerBoard: Int, seed: UInt64, now: Date, imageShare: Double = 0) -> FixtureDataset {
         var random = SeededRandom(seed: seed)
+        let pictures = GeneratedPictures(seed: seed, share: min(1, max(0, imageShare)), stream: "generated")
         let boardCount = max(0, boards)
         let perBoard = max(0, postsPerBoard)
         let nowSeconds = now.timeIntervalSince1970.rounded(.down)
@@ -38,6 +44,11 @@ extension FixtureDataset {
                     commentsCount: random.chance(0.3) ? Int(random.next() % 12) + 1 : 0,
                     attachmentsCount: random.chance(0.1) ? Int(random.next() % 3) + 1 : 0, isAnonymous: random.chance(0.08),
                     isOwner: random.chance(0.05), hasReply: false, parentPostId: nil)
+                if pictures.share > 0 {
+                    let shown = pictures.pictures(forPost: boardIndex * perBoard + index)
+                    post.contents = GeneratedPictures.appending(shown, to: post.contents)
+                    post.hasInlineImage = !shown.isEmpty
+                }
                 if index % 97 == 0 {
                     post.postType = .notice
                     post.title = "[공지] " + post.title
@@ -55,7 +66,7 @@ extension FixtureDataset {
     }
 }
 
-/// Word lists for ``FixtureDataset/generated(boards:postsPerBoard:seed:now:)``.
+/// Word lists for ``FixtureDataset/generated(boards:postsPerBoard:seed:now:imageShare:)``.
 private enum GeneratedText {
     static let boardNames = ["자유게시판", "공지사항", "개발팀", "Design Review", "서울 지역 모임", "질문과 답변", "익명 게시판"]
     static let nouns = ["서울", "학교", "회의", "점심", "프로젝트", "일정", "보고서", "여행", "사진", "질문", "커피", "주차장", "도서관", "버스", "서울시청"]

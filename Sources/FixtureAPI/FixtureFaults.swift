@@ -1,6 +1,9 @@
 /// Faults a ``FixtureServer`` injects, for tests of retries, back-off and drift handling. All off by default.
 ///
-/// Checks run in this order for every request, and the first that fires answers it:
+/// Picture requests (`/media/`, see ``FixtureMedia``) meet none of these API faults: only `mediaLatency` and
+/// `mediaRequiresAuthorization` apply to them, and they do not count as requests here.
+///
+/// Checks run in this order for every API request, and the first that fires answers it:
 /// latency (always), `unauthorizedAfter`, the bearer-token check, `errorBurst`, `tooManyRequestsEvery`, `failureRate`,
 /// `dropConnectionRate`; then the request is served and `truncatedJSONRate` may cut its body.
 /// Random choices use a generator seeded from `seed`, the request's path and query, and how many times that path and
@@ -71,6 +74,10 @@ public struct FixtureFaults: Sendable, Equatable {
     public var lyingTotalBoard: Int?
     /// How many posts a `lyingTotalBoard` claims beyond its real count. Default 5.
     public var lyingTotalExtra: Int = 5
+    /// Delay before every `/media/` answer, in milliseconds; the API's `latency` does not apply to pictures. Default 0.
+    public var mediaLatency: Int = 0
+    /// `/media/` requests without a valid bearer token answer `401` (pictures are public by default). Default false.
+    public var mediaRequiresAuthorization: Bool = false
 
     public init(
         latency: Int = 0, failureRate: Double = 0, failureStatuses: [Int] = [500, 503], errorBurst: Int = 0, errorBurstStatus: Int = 503,

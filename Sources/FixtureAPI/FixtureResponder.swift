@@ -2,7 +2,7 @@ import BoardArchive
 import Foundation
 import Hummingbird
 
-/// Answers the board API under `/api/v2`, with the configured faults.
+/// Answers the board API under `/api/v2`, with the configured faults, and hands `/media/` to the picture responder.
 struct FixtureResponder: HTTPResponder {
     typealias Context = FixtureRequestContext
 
@@ -10,8 +10,13 @@ struct FixtureResponder: HTTPResponder {
     let faults: FixtureFaults
     let token: String?
     let maximumLimit: Int
+    let media: FixtureMediaResponder
 
     func respond(to request: Request, context: Context) async throws -> Response {
+        // Pictures first: they are not API requests, so they neither count nor meet the API's faults.
+        if FixtureMediaResponder.handles(request.uri.path) {
+            return try await media.respond(to: request)
+        }
         let target = request.uri.path + "?" + (request.uri.query ?? "")
         let ticket = await state.admit(target: target)
         if faults.latency > 0 {
@@ -62,8 +67,12 @@ struct FixtureResponder: HTTPResponder {
         return response.response
     }
 
-    /// `nil` token: any non-empty bearer token; otherwise exactly the configured one.
     private func isAuthorized(_ request: Request) -> Bool {
+        Self.hasValidToken(request, token: token)
+    }
+
+    /// `nil` token: any non-empty bearer token; otherwise exactly the configured one.
+    static func hasValidToken(_ request: Request, token: String?) -> Bool {
         guard let header = request.headers[.authorization], header.hasPrefix("Bearer ") else { return false }
         let presented = header.dropFirst("Bearer ".count).trimmingCharacters(in: .whitespaces)
         guard !presented.isEmpty else { return false }

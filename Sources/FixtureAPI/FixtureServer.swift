@@ -4,7 +4,8 @@ import Hummingbird
 import Logging
 import ServiceLifecycle
 
-/// A local implementation of the board API (`/api/v2`) for the demo, tests and benchmarks.
+/// A local implementation of the board API (`/api/v2`) for the demo, tests and benchmarks, with the pictures post
+/// bodies show under `/media/` on the same origin (see ``FixtureMedia``).
 ///
 /// Runs a Hummingbird 2 application inside a `ServiceGroup`; ``stop()`` shuts it down gracefully.
 /// ```swift
@@ -17,12 +18,15 @@ public final class FixtureServer: Sendable {
     public let baseURL: URL
     /// The port actually bound.
     public let port: Int
+    /// The server's origin, e.g. `http://127.0.0.1:54321`: picture addresses (`/media/…`) resolve against it.
+    public let origin: URL
     private let state: FixtureState
     private let group: ServiceGroup
     private let runTask: Task<Void, any Error>
 
-    private init(baseURL: URL, port: Int, state: FixtureState, group: ServiceGroup, runTask: Task<Void, any Error>) {
+    private init(baseURL: URL, origin: URL, port: Int, state: FixtureState, group: ServiceGroup, runTask: Task<Void, any Error>) {
         self.baseURL = baseURL
+        self.origin = origin
         self.port = port
         self.state = state
         self.group = group
@@ -41,8 +45,11 @@ public final class FixtureServer: Sendable {
         logger: Logger = Logger(label: "FixtureAPI", factory: { _ in SwiftLogNoOpLogHandler() })
     ) async throws -> FixtureServer {
         let state = FixtureState(dataset: configuration.dataset, drift: configuration.faults.offsetDrift)
+        let media = FixtureMediaResponder(
+            state: state, faults: configuration.faults, token: configuration.token, otherOrigin: configuration.otherOrigin,
+            oversizedImageBytes: configuration.oversizedImageBytes)
         let responder = FixtureResponder(
-            state: state, faults: configuration.faults, token: configuration.token, maximumLimit: configuration.maximumLimit)
+            state: state, faults: configuration.faults, token: configuration.token, maximumLimit: configuration.maximumLimit, media: media)
         let (ports, portContinuation) = AsyncStream<Int>.makeStream()
         let application = Application(
             responder: responder,
@@ -73,20 +80,21 @@ public final class FixtureServer: Sendable {
         components.scheme = "http"
         components.host = configuration.host
         components.port = port
+        let origin = components.url
         components.path = "/api/v2"
-        guard let url = components.url else {
+        guard let url = components.url, let origin else {
             await group.triggerGracefulShutdown()
             throw FixtureServerError(address: "\(configuration.host):\(port)", reason: .invalidHost)
         }
-        return FixtureServer(baseURL: url, port: port, state: state, group: group, runTask: runTask)
+        return FixtureServer(baseURL: url, origin: origin, port: port, state: state, group: group, runTask: runTask)
     }
 
-    /// How many requests arrived so far, whatever their answer.
+    /// How many API requests arrived so far, whatever their answer (`/media/` requests are not counted).
     public var requestCount: Int {
         get async { await state.requestCount }
     }
 
-    /// Every request's path and query (`/api/v2/boards/7/posts?offset=0&limit=30`), in arrival order.
+    /// Every API request's path and query (`/api/v2/boards/7/posts?offset=0&limit=30`), in arrival order.
     public var requestTargets: [String] {
         get async { await state.targets }
     }
@@ -104,6 +112,16 @@ public final class FixtureServer: Sendable {
     /// How many `200` answers had their body cut in half.
     public var truncatedResponseCount: Int {
         get async { await state.truncatedResponseCount }
+    }
+
+    /// Every `/media/` request so far, in arrival order: its path and whether it carried an `Authorization` header.
+    public var mediaRequests: [FixtureMediaRequest] {
+        get async { await state.mediaRequests }
+    }
+
+    /// How many `/media/` requests arrived so far, whatever their answer.
+    public var mediaRequestCount: Int {
+        get async { await state.mediaRequests.count }
     }
 
     /// The boards and posts as served now, after any offset drift (posts per board in the server's order).

@@ -23,6 +23,8 @@ actor FixtureState {
     private(set) var statusCounts: [Int: Int] = [:]
     private(set) var droppedConnectionCount = 0
     private(set) var truncatedResponseCount = 0
+    /// Every `/media/` request, in arrival order; kept apart from the API's counters.
+    private(set) var mediaRequests: [FixtureMediaRequest] = []
     private var attemptsByTarget: [String: Int] = [:]
     private var boards: [Board]
     private var postsByBoard: [Int: [Post]]
@@ -77,6 +79,11 @@ actor FixtureState {
 
     func recordDroppedConnection() {
         droppedConnectionCount += 1
+    }
+
+    /// Notes a `/media/` request; it does not count in ``requestCount`` or any other API counter.
+    func recordMedia(_ request: FixtureMediaRequest) {
+        mediaRequests.append(request)
     }
 
     /// The boards in `orderNo` order.

@@ -53,12 +53,12 @@ struct BuildSafetyCommandTests {
         // A store at an older schema is not migrated by build.
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: store)
         let queue = try DatabaseQueue(path: store)
-        try await queue.write { db in try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v6-versions'") }
+        try await queue.write { db in try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v7-media'") }
         try queue.close()
         let old = try #require(FileManager.default.contents(atPath: store))
         let older = try await CommandRunner.run(["build", "--store", store, "--out", site.path])
         #expect(older.status == 73)
-        #expect(older.stderr.contains("has schema version 5, older than this boardarchive needs (6)"))
+        #expect(older.stderr.contains("has schema version 6, older than this boardarchive needs (7)"))
         #expect(FileManager.default.contents(atPath: store) == old)
     }
 
@@ -118,13 +118,13 @@ struct BuildSafetyCommandTests {
                 #expect(none.status == 73 && none.stderr.contains("is empty or is not a boardarchive store"), "\(none.stderr)")
                 #expect(try CommandRunner.files(under: site) == before)
                 // An older schema is refused, not migrated.
-                _ = try PostgresCLIServer.psql(server, "DELETE FROM boardarchive_migration WHERE identifier = 'v6-versions'", database: database)
+                _ = try PostgresCLIServer.psql(server, "DELETE FROM boardarchive_migration WHERE identifier = 'v7-media'", database: database)
                 let older = try await build(url)
                 #expect(older.status == 73, "\(older.stderr)")
-                #expect(older.stderr.contains("has schema version 5, older than this boardarchive needs (6)"), "\(older.stderr)")
-                #expect(try PostgresCLIServer.psql(server, "SELECT COUNT(*) FROM boardarchive_migration", database: database) == "5")
+                #expect(older.stderr.contains("has schema version 6, older than this boardarchive needs (7)"), "\(older.stderr)")
+                #expect(try PostgresCLIServer.psql(server, "SELECT COUNT(*) FROM boardarchive_migration", database: database) == "6")
                 _ = try PostgresCLIServer.psql(
-                    server, "INSERT INTO boardarchive_migration VALUES (6, 'v6-versions', 0)", database: database)
+                    server, "INSERT INTO boardarchive_migration VALUES (7, 'v7-media', 0)", database: database)
                 // A store that would publish fewer than half the site's posts.
                 _ = try PostgresCLIServer.psql(
                     server, "DELETE FROM post WHERE postId IN (SELECT postId FROM post ORDER BY postId LIMIT 107)", database: database)

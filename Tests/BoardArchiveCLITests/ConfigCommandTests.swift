@@ -164,7 +164,7 @@ struct ConfigCommandTests {
         let text = try String(contentsOf: path, encoding: .utf8)
         // It is YAML with the documented sections, every setting explained, and no token.
         let parsed = try #require(try Yams.load(yaml: text) as? [String: Any])
-        #expect(Set(parsed.keys) == ["api", "store", "store.create", "store.password-env", "crawl", "nightly", "build", "log"])
+        #expect(Set(parsed.keys) == ["api", "store", "store.create", "store.password-env", "crawl", "media", "nightly", "build", "log"])
         let crawl = try #require(parsed["crawl"] as? [String: Any])
         #expect(crawl["page-size"] as? Int == 30 && crawl["concurrency"] as? Int == 4)
         #expect(text.contains("# url: https://") && text.contains("BOARDARCHIVE_CRAWL_MAX_RPS") && text.contains("--verify-fraction"))

@@ -98,7 +98,7 @@ struct CrawlCommandTests {
         let result = try await CommandRunner.run(
             ["crawl", "--api", "http://127.0.0.1:9/api/v2", "--store", store], environment: ["BOARD_API_TOKEN": Self.token])
         #expect(result.status == 73)
-        #expect(result.stderr.contains("has schema version 7, newer than this boardarchive supports (6); upgrade boardarchive"))
+        #expect(result.stderr.contains("has schema version 8, newer than this boardarchive supports (7); upgrade boardarchive"))
     }
 
     @Test func theFixtureErrorBurstStatusMustBeAServerError() async throws {

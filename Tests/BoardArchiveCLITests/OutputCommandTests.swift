@@ -17,7 +17,8 @@ struct OutputCommandTests {
         defer { server.stop() }
         let export = try await CommandRunner.run(
             [
-                "export", "--api", server.url, "--concurrency", "1", "--store", folder.appendingPathComponent("a.sqlite").path, "--out",
+                "export", "--api", server.url, "--concurrency", "1", "--media", "off", "--store", folder.appendingPathComponent("a.sqlite").path,
+                "--out",
                 folder.appendingPathComponent("site").path,
             ],
             environment: ["BOARD_API_TOKEN": "t", "BOARDARCHIVE_LOG_PROGRESS_INTERVAL": "0.05"])

@@ -30,6 +30,8 @@ extension PagesStateInput: PageInputSample {}
 extension SearchBlockInput: PageInputSample {}
 extension ArchiveBoardsInput: PageInputSample {}
 extension PostStatesInput: PageInputSample {}
+extension MediaFileInput: PageInputSample {}
+extension PictureStatesInput: PageInputSample {}
 
 /// Every field of every page input is in its file's digest: for each kind, each field of a sample value is changed in
 /// turn (found by walking the value's JSON encoding, so a field added to a type is changed here without touching this
@@ -138,13 +140,14 @@ struct PageInputTests {
             parent: LinkInput(postId: 1, contentHash: "f6"), parentMissing: false, parentRemoved: true,
             replies: [RowInput(postId: 20, contentHash: "aa", isToday: false), Self.row],
             versions: [Self.version, VersionInput(VersionKey(version: 2, contentHash: "v2", firstSeen: Self.day, lastSeen: Self.day))],
-            editedSeconds: 1_700_100_000)
+            editedSeconds: 1_700_100_000, pictures: [Self.picture, PublishedImage(address: "b.gif", hash: "9a", format: .gif, width: 1, height: 1)])
         let result = try Self.unchangedDigests(sample)
         #expect(result.paths == [])
-        #expect(result.tried >= 35)
+        #expect(result.tried >= 45)
     }
 
     static let day = Date(timeIntervalSince1970: 1_700_000_000)
+    static let picture = PublishedImage(address: "/media/a.png", hash: "ab12", format: .png, width: 320, height: 200)
     static let version = VersionInput(VersionKey(version: 1, contentHash: "v1", firstSeen: day, lastSeen: day.addingTimeInterval(86_400)))
 
     @Test("an earlier version's page")
@@ -191,7 +194,10 @@ struct PageInputTests {
         ])
         let feed = FeedInput(
             scope: "board-feed", baseURL: "https://example.org/", boards: [BoardNameInput(boardId: 1, name: "공지")],
-            posts: [FeedEntryInput(postId: 11, contentHash: "c3d4", editedSeconds: 5), FeedEntryInput(postId: 12, contentHash: "e5")])
+            posts: [
+                FeedEntryInput(postId: 11, contentHash: "c3d4", editedSeconds: 5, pictures: [Self.picture]),
+                FeedEntryInput(postId: 12, contentHash: "e5"),
+            ])
         let sitemap = SitemapInput(isIndex: false, baseURL: "https://example.org/", entries: ["index.html", "posts/1.html"])
         for result in [try Self.unchangedDigests(home), try Self.unchangedDigests(feed), try Self.unchangedDigests(sitemap)] {
             #expect(result.paths == [])
@@ -219,6 +225,8 @@ struct PageInputTests {
             PagesStateInput(day: 20_000, baseURL: "https://example.org/", posts: "ab"),
             SearchBlockInput(id: "n1", postIds: [1, 2], contentHashes: ["a", "b"], boardNames: ["공지", "자유"]),
             ArchiveBoardsInput(boards: [BoardNameInput(boardId: 1, name: "공지"), BoardNameInput(boardId: 2, name: "자유")]),
+            MediaFileInput(hash: "ab12", format: .webp),
+            PictureStatesInput(postIds: [1, 2], hashes: ["ab", "cd"]),
             PostStatesInput(
                 postIds: [1, 2], boardIds: [3, 4], contentHashes: ["a", "b"], redactionModes: ["", "remove"], redactedAt: [nil, 5],
                 goneSince: [7, nil],

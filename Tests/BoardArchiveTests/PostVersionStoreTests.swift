@@ -149,7 +149,7 @@ struct PostVersionStoreTests {
             }
         }
         let store = try ArchiveStore(path: path)
-        #expect(try store.schemaVersion() == 6)
+        #expect(try store.schemaVersion() == ArchiveStore.migrator.migrations.count)
         #expect(try Self.counters(store, 904)[0...1] == [.integer(0), .null])
         try store.record(posts: [SiteFixture.post(904, title: "새 제목", at: "2024-05-01T00:00:00Z", contents: "옛 본문")], at: Self.day2)
         #expect(try Self.versionRows(store, 904).map { Array($0[0...2]) } == [[.integer(1), .text("옛 제목"), .text("옛 본문")]])

@@ -25,9 +25,9 @@ struct StoreSchemaTests {
     @Test func aFreshStoreIsAtSchemaVersionOne() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        #expect(try ArchiveStore(path: folder.path("archive.sqlite")).schemaVersion() == 6)
-        #expect(try ArchiveStore(path: folder.path("archive.sqlite")).schemaVersion() == 6)
-        #expect(try ArchiveStore.inMemory().schemaVersion() == 6)
+        #expect(try ArchiveStore(path: folder.path("archive.sqlite")).schemaVersion() == 7)
+        #expect(try ArchiveStore(path: folder.path("archive.sqlite")).schemaVersion() == 7)
+        #expect(try ArchiveStore.inMemory().schemaVersion() == 7)
     }
 
     @Test func aStoreFromANewerBoardArchiveIsRefusedAndLeftUntouched() throws {
@@ -42,10 +42,10 @@ struct StoreSchemaTests {
         let before = try Self.snapshot(of: folder)
         #expect(before.keys.sorted() == ["archive.sqlite"])
         let error = #expect(throws: StoreError.self) { _ = try ArchiveStore(path: path) }
-        #expect(error == StoreError(location: path, reason: .newerSchema(found: 7, supported: 6)))
+        #expect(error == StoreError(location: path, reason: .newerSchema(found: 8, supported: 7)))
         #expect(
             error?.localizedDescription
-                == "The archive store \(path) has schema version 7, newer than this boardarchive supports (6); upgrade boardarchive to use it.")
+                == "The archive store \(path) has schema version 8, newer than this boardarchive supports (7); upgrade boardarchive to use it.")
         let after = try Self.snapshot(of: folder)
         #expect(after == before)
     }

@@ -1,7 +1,7 @@
 import BoardArchive
 
 extension SettingKey {
-    /// Every setting, in the order of the starter file. Sections: `api`, `crawl`, `nightly`, `build`, `log`.
+    /// Every setting, in the order of the starter file. Sections: `api`, `crawl`, `media`, `nightly`, `build`, `log`.
     ///
     /// To add a setting, add one line here (name, kind, flag, default, help) and read it where it is used with
     /// `settings.string("build.base-url")` (or `int`, `double`, `bool`, `strings`).
@@ -35,6 +35,21 @@ extension SettingKey {
             "crawl.retries", .integer(1...100, note: ""), flag: "--retries", default: "8",
             "Attempts per request on 5xx, timeouts and dropped connections, the first included."),
         SettingKey("crawl.request-timeout", .number(0.1...3_600), flag: "--request-timeout", default: "30", "Seconds allowed for one request."),
+        SettingKey(
+            "media.fetch", .boolean, flag: "--media", default: "true",
+            "Keep the pictures posts show: fetched at crawl time, kept in the store, published under media/ (off: left as their addresses)."),
+        SettingKey(
+            "media.allow-hosts", .list, flag: "--media-allow-host", example: "[images.example.org, \"*\"]",
+            "Hosts pictures may come from besides the API's own (host or host:port; \"*\": any host with public addresses)."),
+        SettingKey(
+            "media.max-image-bytes", .integer(1...(1 << 30), note: ""), flag: "--media-max-image-bytes", default: "10485760",
+            "The largest picture kept, in bytes."),
+        SettingKey(
+            "media.max-images-per-post", .integer(0...1_000, note: ""), flag: "--media-max-images-per-post", default: "20",
+            "The most pictures kept of one post."),
+        SettingKey(
+            "media.max-post-bytes", .integer(1...(1 << 40), note: ""), flag: "--media-max-post-bytes", default: "41943040",
+            "The most bytes of pictures kept of one post."),
         SettingKey(
             "nightly.full", .boolean, flag: "--full", default: "false", "Read every board in full instead of incrementally from the newest end."),
         SettingKey(

@@ -18,6 +18,8 @@ struct FeedPhase: Sendable {
     let base: BuildDigest
     /// Where the site is published (ending in `/`), or nil: links are then relative to the feed.
     let baseURL: URL?
+    /// The kept pictures each post shows (only posts with any).
+    let pictures: [Int: [PublishedImage]]
     /// Bodies rendered for one feed, kept for the next: a post is in its board's feed and in the archive's.
     var renderedBodies = RenderedBodies()
 
@@ -44,19 +46,24 @@ struct FeedPhase: Sendable {
             let path = SitePaths.boardFeed(summary.board.boardId)
             guard
                 try output.needsRendering(
-                    path, digest: digest("board-feed", posts: posts, boardNames: [summary.board.boardId: summary.board.displayName]))
+                    path,
+                    digest: digest(
+                        "board-feed", posts: posts, boardNames: [summary.board.boardId: summary.board.displayName], pictures: pictures))
             else {
                 continue
             }
             let feed = try makeFeed(
                 path: path, title: summary.board.displayName + " · " + pages.strings["siteTitle"],
-                alternate: SitePaths.board(summary.board.boardId), posts: posts, boardNames: nil)
+                alternate: SitePaths.board(summary.board.boardId), posts: posts, boardNames: nil, pictures: pictures)
             try output.write(feed.xml(), to: path)
         }
         let posts = archive.posts
-        guard try output.needsRendering(SitePaths.archiveFeed, digest: digest("archive-feed", posts: posts, boardNames: boardNames)) else { return }
+        guard
+            try output.needsRendering(SitePaths.archiveFeed, digest: digest("archive-feed", posts: posts, boardNames: boardNames, pictures: pictures))
+        else { return }
         let feed = try makeFeed(
-            path: SitePaths.archiveFeed, title: pages.strings["siteTitle"], alternate: SitePaths.home, posts: posts, boardNames: boardNames)
+            path: SitePaths.archiveFeed, title: pages.strings["siteTitle"], alternate: SitePaths.home, posts: posts, boardNames: boardNames,
+            pictures: pictures)
         try output.write(feed.xml(), to: SitePaths.archiveFeed)
     }
 
@@ -72,20 +79,32 @@ struct FeedPhase: Sendable {
         return "tag:boardarchive,2026:" + path
     }
 
-    private func digest(_ kind: String, posts: [ListedPost], boardNames: [Int: String]) -> BuildDigest {
+    private func digest(_ kind: String, posts: [ListedPost], boardNames: [Int: String], pictures: [Int: [PublishedImage]]) -> BuildDigest {
         FeedInput(
             scope: kind, baseURL: baseURL?.absoluteString,
             boards: boardNames.sorted(by: { $0.key < $1.key }).map { BoardNameInput(boardId: $0.key, name: $0.value) },
             posts: posts.map {
-                FeedEntryInput(postId: $0.post.postId, contentHash: $0.contentHash, editedSeconds: $0.editedAt.map { Int($0.timeIntervalSince1970) })
+                FeedEntryInput(
+                    postId: $0.post.postId, contentHash: $0.contentHash, editedSeconds: $0.editedAt.map { Int($0.timeIntervalSince1970) },
+                    pictures: pictures[$0.post.postId])
             }
         ).digest(base: base)
     }
 
-    private func makeFeed(path: String, title: String, alternate: String, posts: [ListedPost], boardNames: [Int: String]?) throws -> AtomFeed {
+    private func makeFeed(
+        path: String, title: String, alternate: String, posts: [ListedPost], boardNames: [Int: String]?, pictures: [Int: [PublishedImage]]
+    ) throws -> AtomFeed {
         let bodies: [Int: Post]
         do { bodies = try store.posts(ids: posts.map(\.post.postId)) } catch {
             throw BuildError(phase: .store, underlying: error, location: path)
+        }
+        // Pictures at their published addresses: under the base URL, else relative to this feed.
+        let pictureRoot = baseURL?.absoluteString ?? SitePaths.relativeRoot(of: path)
+        func body(_ postId: Int) -> String {
+            let shown = pictures[postId] ?? []
+            let render = { Self.renderer.render(bodies[postId]?.contents ?? "", pictures: MarkdownRenderer.Pictures(shown, root: pictureRoot)) }
+            // A body with pictures differs between feeds in different folders unless the base URL makes them absolute.
+            return shown.isEmpty || baseURL != nil ? renderedBodies.html(of: postId, render) : render()
         }
         let entries = posts.map { listed -> AtomFeed.Entry in
             let post = listed.post
@@ -94,7 +113,7 @@ struct FeedPhase: Sendable {
                 id: id(of: page), title: pages.displayTitle(post), link: link(to: page, from: path), published: post.createdDateTime,
                 updated: listed.editedAt ?? post.createdDateTime,
                 author: pages.writerLabel(post), category: boardNames.map { $0[post.boardId] ?? "" },
-                contentHTML: renderedBodies.html(of: post.postId) { Self.renderer.render(bodies[post.postId]?.contents ?? "") })
+                contentHTML: body(post.postId))
         }
         return AtomFeed(
             id: id(of: path), title: title, selfLink: link(to: path, from: path), alternateLink: link(to: alternate, from: path),

@@ -8,7 +8,7 @@ final class RenderedBodies: Sendable {
     init() {}
 
     /// The HTML of post `postId`'s body: rendered by `render` the first time, then remembered.
-    func html(of postId: Int, render: () -> String) -> String {
+    func html(of postId: Int, _ render: () -> String) -> String {
         if let known = bodies.withLock({ $0[postId] }) { return known }
         let html = render()
         bodies.withLock { $0[postId] = html }

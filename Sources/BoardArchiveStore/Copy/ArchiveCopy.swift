@@ -67,13 +67,13 @@ public enum ArchiveCopy {
             var after = starts[table.name]
             var copied = 0
             while true {
-                let rows = try reader.rows(of: table, after: after, limit: pageSize)
+                let rows = try reader.rows(of: table, after: after, limit: table.pageRows ?? pageSize)
                 guard !rows.isEmpty else { break }
                 try writer.write(rows, to: table)
                 copied += rows.count
                 progress(table.name, copied)
                 after = table.keyPositions.map { rows[rows.count - 1][$0] }
-                if rows.count < pageSize { break }
+                if rows.count < table.pageRows ?? pageSize { break }
             }
             report.copied[table.name] = copied
         }
@@ -92,8 +92,8 @@ public enum ArchiveCopy {
             // A row's key as messages show it; made only for a difference, never for the rows that match.
             func key(_ row: [StoredValue]) -> String { positions.map { row[$0].description }.joined(separator: ", ") }
             while true {
-                let expected = try source.rows(of: table, after: after, limit: pageSize)
-                let found = try target.rows(of: table, after: after, limit: pageSize)
+                let expected = try source.rows(of: table, after: after, limit: table.pageRows ?? pageSize)
+                let found = try target.rows(of: table, after: after, limit: table.pageRows ?? pageSize)
                 for (index, row) in expected.enumerated() {
                     guard index < found.count else { throw mismatch(target, "\(table.name) (\(key(row))) is missing") }
                     if found[index] != row {
@@ -110,7 +110,7 @@ public enum ArchiveCopy {
                     throw mismatch(target, "\(table.name) (\(key(found[expected.count]))) is not in the source")
                 }
                 count += expected.count
-                guard expected.count == pageSize, let last = expected.last else { break }
+                guard expected.count == table.pageRows ?? pageSize, let last = expected.last else { break }
                 after = positions.map { last[$0] }
             }
             report.verified[table.name] = count

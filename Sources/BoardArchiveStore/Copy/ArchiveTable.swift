@@ -9,6 +9,8 @@ struct ArchiveTable: Sendable, Equatable {
     var columns: [String]
     /// The primary key's columns, a prefix-free subset of `columns`: rows are copied and compared in this order.
     var key: [String]
+    /// Rows copied and compared at a time, when fewer than usual (kept images are up to megabytes each).
+    var pageRows: Int? = nil
 
     /// The tables in the order they are copied (a crawl run before the boards' and pages' rows that name it).
     static let all: [ArchiveTable] = [
@@ -31,6 +33,13 @@ struct ArchiveTable: Sendable, Equatable {
             name: "verified_part", columns: ["boardId", "fromOldest", "toOldest", "total", "verifiedAt", "runId"], key: ["boardId", "fromOldest"]),
         post,
         postVersion,
+        ArchiveTable(
+            name: "media", columns: ["hash", "format", "width", "height", "size", "firstSeen", "bytes"], key: ["hash"], pageRows: 16),
+        ArchiveTable(
+            name: "media_source", columns: ["address", "status", "hash", "reason", "attempts", "firstSeen", "lastTried", "nextAttempt"],
+            key: ["address"]),
+        ArchiveTable(name: "post_media", columns: ["postId", "position", "address"], key: ["postId", "position"]),
+        ArchiveTable(name: "archive_flag", columns: ["name", "value"], key: ["name"]),
     ]
 
     /// The post table, also the one definition of what a crawl writes of a post (``PostUpsert``, in this column order).

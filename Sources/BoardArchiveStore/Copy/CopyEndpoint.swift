@@ -47,7 +47,7 @@ final class SQLiteCopyEndpoint: CopyEndpoint {
         case .int64(let number): .integer(Int(number))
         case .double(let number): .real(number)
         case .string(let text): .text(text)
-        case .blob(let data): .text(String(decoding: data, as: UTF8.self))
+        case .blob(let data): .blob([UInt8](data))
         }
     }
 
@@ -57,6 +57,7 @@ final class SQLiteCopyEndpoint: CopyEndpoint {
         case .integer(let number): number.databaseValue
         case .real(let number): number.databaseValue
         case .text(let text): text.databaseValue
+        case .blob(let bytes): Data(bytes).databaseValue
         }
     }
 

@@ -91,6 +91,10 @@ extension PostgresArchive {
                 "DROP INDEX post_board_keys, post_chronological_keys, post_parent_keys, post_id_keys",
             ] + keyIndexes(holding: ListingKey.indexedColumns)
         ),
+        (
+            "v7-media",
+            ArchiveStore.mediaMigration(realType: "DOUBLE PRECISION", integerType: "BIGINT", blobType: "BYTEA", keyType: "TEXT COLLATE \"C\"")
+        ),
     ]
 
     /// The four covering indexes of ``ListingKey`` (board order, chronological, by parent, by id), each including

@@ -155,6 +155,7 @@ public final class PostgresArchive: Sendable {
         case .int2, .int4, .int8: return .integer(try cell.decode(Int.self))
         case .bool: return .integer(try cell.decode(Bool.self) ? 1 : 0)
         case .float4, .float8: return .real(try cell.decode(Double.self))
+        case .bytea: return .blob(Array(try cell.decode(ByteBuffer.self).readableBytesView))
         default: return .text(try cell.decode(String.self))
         }
     }
@@ -168,6 +169,7 @@ public final class PostgresArchive: Sendable {
             case .integer(let number): binds.append(number)
             case .real(let number): binds.append(number)
             case .text(let text): binds.append(text)
+            case .blob(let bytes): binds.append(ByteBuffer(bytes: bytes))
             }
         }
         return binds

@@ -178,6 +178,12 @@ public final class PostgresSnapshot: ArchiveSnapshot {
             try query(ArchiveStore.versionKeysSQL(ids: "= ANY($1)"), try Self.binds([ids])) { try ArchiveStore.versionKeyRow($0) }, VersionKeys.init)
     }
 
+    public var pictures: PictureReader {
+        PictureReader(published: rule.published) { [self] sql, arguments in
+            try query(PostgresTransaction.numbered(sql), PostgresArchive.bind(arguments)) { row in try row.map(PostgresArchive.value) }
+        }
+    }
+
     /// The posts with these ids that meet `condition`, by id.
     private func posts(ids: [Int], withContents: Bool, where condition: String) throws -> [Int: ListedPost] {
         let columns = ArchiveStore.listedColumns + (withContents ? ", contents" : "")
