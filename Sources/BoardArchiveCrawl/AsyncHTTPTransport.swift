@@ -34,25 +34,13 @@ public final class AsyncHTTPTransport: HTTPTransport {
     }
 
     public func get(_ url: URL, headers: [String: String], timeout: Duration) async throws -> HTTPResponse {
-        var request = HTTPClientRequest(url: url.absoluteString)
-        request.method = .GET
-        for (name, value) in headers { request.headers.add(name: name, value: value) }
-        let millis = timeout.components.seconds * 1_000 + timeout.components.attoseconds / 1_000_000_000_000_000
-        let response = try await client.execute(request, timeout: .milliseconds(millis))
+        let (response, fields) = try await Self.send(url, headers: headers, timeout: timeout, on: client)
         let body = try await response.body.collect(upTo: maxBodyBytes)
-        var fields: [String: String] = [:]
-        for header in response.headers { fields[header.name.lowercased()] = header.value }
         return HTTPResponse(status: Int(response.status.code), headers: fields, body: Data(body.readableBytesView))
     }
 
     public func getPicture(_ url: URL, headers: [String: String], timeout: Duration, maxBodyBytes: Int) async throws -> HTTPResponse {
-        var request = HTTPClientRequest(url: url.absoluteString)
-        request.method = .GET
-        for (name, value) in headers { request.headers.add(name: name, value: value) }
-        let millis = timeout.components.seconds * 1_000 + timeout.components.attoseconds / 1_000_000_000_000_000
-        let response = try await pictureClient.execute(request, timeout: .milliseconds(millis))
-        var fields: [String: String] = [:]
-        for header in response.headers { fields[header.name.lowercased()] = header.value }
+        let (response, fields) = try await Self.send(url, headers: headers, timeout: timeout, on: pictureClient)
         let status = Int(response.status.code)
         guard (200..<300).contains(status) else { return HTTPResponse(status: status, headers: fields) }
         // An announced length past the limit is refused before any of the body is read.
@@ -63,6 +51,20 @@ public final class AsyncHTTPTransport: HTTPTransport {
             body.append(contentsOf: chunk.readableBytesView)
         }
         return HTTPResponse(status: status, headers: fields, body: Data(body))
+    }
+
+    /// Sends a `GET` on `client`: the response (its body not read yet) and its headers, names lower-cased.
+    private static func send(
+        _ url: URL, headers: [String: String], timeout: Duration, on client: HTTPClient
+    ) async throws -> (HTTPClientResponse, [String: String]) {
+        var request = HTTPClientRequest(url: url.absoluteString)
+        request.method = .GET
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        let millis = timeout.components.seconds * 1_000 + timeout.components.attoseconds / 1_000_000_000_000_000
+        let response = try await client.execute(request, timeout: .milliseconds(millis))
+        var fields: [String: String] = [:]
+        for header in response.headers { fields[header.name.lowercased()] = header.value }
+        return (response, fields)
     }
 
     /// Shuts the underlying clients down; the transport cannot be used afterwards.

@@ -86,17 +86,17 @@ struct BoardAPIClient: Sendable {
             "User-Agent": "boardarchive/\(BoardArchiveVersion.string)",
         ]
         let started = ContinuousClock.now
-        var failures = 0
-        var throttles = 0
+        var attempts = RetryAttempts(retryPolicy)
         func waited() -> Int { Int((ContinuousClock.now - started).components.seconds) }
         /// Counts a retryable failure and answers the wait before the next attempt, or throws once the budget is spent.
         func retryable(_ failure: String, status: Int?) throws -> Duration {
-            failures += 1
-            guard failures < retryPolicy.maxAttempts else {
-                if let status { throw CrawlError(request: described, reason: .unexpectedStatus(status, attempts: failures, waited: waited())) }
-                throw CrawlError(request: described, reason: .transport(failure, attempts: failures, waited: waited()))
+            guard let delay = attempts.afterFailure(random: random()) else {
+                if let status {
+                    throw CrawlError(request: described, reason: .unexpectedStatus(status, attempts: attempts.failures, waited: waited()))
+                }
+                throw CrawlError(request: described, reason: .transport(failure, attempts: attempts.failures, waited: waited()))
             }
-            return retryPolicy.backoff(afterAttempt: failures, random: random())
+            return delay
         }
         while true {
             guard !stop.isRequested else { throw CrawlError(request: described, reason: .interrupted) }
@@ -122,14 +122,11 @@ struct BoardAPIClient: Sendable {
                 case 404:
                     throw CrawlError(request: described, reason: .notFound)
                 case 429:
-                    throttles += 1
-                    guard throttles < retryPolicy.maxThrottledAttempts else {
-                        throw CrawlError(request: described, reason: .unexpectedStatus(429, attempts: throttles, waited: waited()))
+                    guard let wait = attempts.afterThrottle(retryAfter: response.headers["retry-after"], random: random()) else {
+                        throw CrawlError(request: described, reason: .unexpectedStatus(429, attempts: attempts.throttles, waited: waited()))
                     }
                     failure = "HTTP 429"
-                    delay =
-                        retryPolicy.retryAfter(response.headers["retry-after"], now: Date())
-                        ?? retryPolicy.backoff(afterAttempt: throttles, random: random())
+                    delay = wait
                 case 500..<600:
                     failure = "HTTP \(response.status)"
                     delay = try retryable(failure, status: response.status)

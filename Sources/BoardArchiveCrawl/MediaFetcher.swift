@@ -168,7 +168,7 @@ struct MediaFetcher: Sendable {
             }
             switch response.status {
             case 200..<300:
-                return Self.keep(Array(response.body), limit: limit)
+                return Self.keep(Array(response.body))
             case 301, 302, 303, 307, 308:
                 guard let location = response.headers["location"], let next = URL(string: location, relativeTo: url)?.absoluteURL else {
                     return .failed("answered \(response.status) without a valid Location")
@@ -183,7 +183,7 @@ struct MediaFetcher: Sendable {
     }
 
     /// The bytes as a kept picture, or why not.
-    static func keep(_ bytes: [UInt8], limit: Int) -> Outcome {
+    static func keep(_ bytes: [UInt8]) -> Outcome {
         let verdict = ImageProbe.probe(bytes)
         guard case .image(let format, let width, let height) = verdict else {
             return .failed(ImageProbe.reason(verdict) ?? "is not a picture the archive keeps")
@@ -198,8 +198,7 @@ struct MediaFetcher: Sendable {
         var headers = ["Accept": "image/*", "User-Agent": "boardarchive/\(BoardArchiveVersion.string)"]
         if sendsToken { headers["Authorization"] = client.token.authorizationHeader }
         let policy = client.retryPolicy
-        var failures = 0
-        var throttles = 0
+        var attempts = RetryAttempts(policy)
         while true {
             guard !client.stop.isRequested else { throw CrawlError(request: "a picture", reason: .interrupted) }
             try await client.rateLimiter?.acquire()
@@ -208,15 +207,13 @@ struct MediaFetcher: Sendable {
             do {
                 let response = try await client.transport.getPicture(url, headers: headers, timeout: policy.requestTimeout, maxBodyBytes: maxBytes)
                 if response.status == 429 {
-                    throttles += 1
-                    guard throttles < policy.maxThrottledAttempts else { return response }
-                    delay =
-                        policy.retryAfter(response.headers["retry-after"], now: Date())
-                        ?? policy.backoff(afterAttempt: throttles, random: client.random())
+                    guard let wait = attempts.afterThrottle(retryAfter: response.headers["retry-after"], random: client.random()) else {
+                        return response
+                    }
+                    delay = wait
                 } else if (500..<600).contains(response.status) {
-                    failures += 1
-                    guard failures < policy.maxAttempts else { return response }
-                    delay = policy.backoff(afterAttempt: failures, random: client.random())
+                    guard let wait = attempts.afterFailure(random: client.random()) else { return response }
+                    delay = wait
                 } else {
                     return response
                 }
@@ -228,12 +225,12 @@ struct MediaFetcher: Sendable {
                 if let oversized = TransportFailure.oversizedBody(error) {
                     throw CrawlError(request: "a picture", reason: .undecodableBody(oversized))
                 }
-                failures += 1
                 let failure = client.token.redact(TransportFailure.describe(error, redact: client.token.redact))
-                guard failures < policy.maxAttempts else {
-                    throw CrawlError(request: "GET \(BoardAPIClient.location(of: url))", reason: .transport(failure, attempts: failures, waited: 0))
+                guard let wait = attempts.afterFailure(random: client.random()) else {
+                    throw CrawlError(
+                        request: "GET \(BoardAPIClient.location(of: url))", reason: .transport(failure, attempts: attempts.failures, waited: 0))
                 }
-                delay = policy.backoff(afterAttempt: failures, random: client.random())
+                delay = wait
             }
             try await client.sleep(delay)
         }

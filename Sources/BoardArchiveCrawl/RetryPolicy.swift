@@ -56,3 +56,31 @@ public struct RetryPolicy: Sendable, Equatable {
         return min(.milliseconds(Int64(wait * 1_000)), maxRetryAfter)
     }
 }
+
+/// The attempts of one request so far under a ``RetryPolicy``, and the wait before the next: the one account of both
+/// budgets (failures and `429`s) that the API's requests and the pictures' share.
+struct RetryAttempts {
+    let policy: RetryPolicy
+    /// Failures so far (5xx, transport errors, truncated bodies).
+    private(set) var failures = 0
+    /// `429` answers so far.
+    private(set) var throttles = 0
+
+    init(_ policy: RetryPolicy) {
+        self.policy = policy
+    }
+
+    /// Counts a failure; the backoff before the next attempt, or nil once the attempts are spent.
+    mutating func afterFailure(random: @autoclosure () -> Double) -> Duration? {
+        failures += 1
+        guard failures < policy.maxAttempts else { return nil }
+        return policy.backoff(afterAttempt: failures, random: random())
+    }
+
+    /// Counts a `429`; the wait its `Retry-After` asks for (else the backoff), or nil once its budget is spent.
+    mutating func afterThrottle(retryAfter header: String?, random: @autoclosure () -> Double) -> Duration? {
+        throttles += 1
+        guard throttles < policy.maxThrottledAttempts else { return nil }
+        return policy.retryAfter(header, now: Date()) ?? policy.backoff(afterAttempt: throttles, random: random())
+    }
+}

@@ -123,12 +123,7 @@ package struct MarkdownRenderer: Sendable {
         func add(_ address: String) {
             if Self.isFetchable(address), seen.insert(address).inserted { addresses.append(address) }
         }
-        guard let iterator = cmark_iter_new(document) else { return [] }
-        defer { cmark_iter_free(iterator) }
-        while true {
-            let event = cmark_iter_next(iterator)
-            if event == CMARK_EVENT_DONE { break }
-            guard event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iterator) else { continue }
+        Self.forEachNode(under: document) { node in
             let type = cmark_node_get_type(node)
             if type == CMARK_NODE_IMAGE {
                 add(cmark_node_get_url(node).map { String(cString: $0) } ?? "")
@@ -239,11 +234,7 @@ package struct MarkdownRenderer: Sendable {
         in document: OpaquePointer, pictures: Pictures, entitiesMayForgeMarkers: Bool, html: inout [String]
     ) -> Bool {
         var targets: [OpaquePointer] = []
-        guard let iterator = cmark_iter_new(document) else { return false }
-        while true {
-            let event = cmark_iter_next(iterator)
-            if event == CMARK_EVENT_DONE { break }
-            guard event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iterator) else { continue }
+        forEachNode(under: document) { node in
             let type = cmark_node_get_type(node)
             if entitiesMayForgeMarkers, type == CMARK_NODE_TEXT || type == CMARK_NODE_CODE || type == CMARK_NODE_CODE_BLOCK,
                 let literal = cmark_node_get_literal(node)
@@ -256,7 +247,6 @@ package struct MarkdownRenderer: Sendable {
             if type == CMARK_NODE_LINK || type == CMARK_NODE_IMAGE { targets.append(node) }
             if !pictures.images.isEmpty, type == CMARK_NODE_HTML_INLINE || type == CMARK_NODE_HTML_BLOCK { targets.append(node) }
         }
-        cmark_iter_free(iterator)
         // Innermost first: an image inside a link is replaced before the link moves its children.
         var changed = false
         for node in targets.reversed() {
@@ -311,17 +301,24 @@ package struct MarkdownRenderer: Sendable {
     /// The text of a node's descendants (an image's alt text, as cmark-gfm renders it).
     private static func plainText(of node: OpaquePointer) -> String {
         var text = ""
-        guard let iterator = cmark_iter_new(node) else { return "" }
-        defer { cmark_iter_free(iterator) }
-        while true {
-            let event = cmark_iter_next(iterator)
-            if event == CMARK_EVENT_DONE { break }
-            guard event == CMARK_EVENT_ENTER, let child = cmark_iter_get_node(iterator), child != node else { continue }
+        forEachNode(under: node) { child in
             let type = cmark_node_get_type(child)
             if type == CMARK_NODE_TEXT || type == CMARK_NODE_CODE, let literal = cmark_node_get_literal(child) { text += String(cString: literal) }
             if type == CMARK_NODE_SOFTBREAK || type == CMARK_NODE_LINEBREAK { text += " " }
         }
         return text
+    }
+
+    /// Calls `body` with `root` and every node under it, in document order, as the walk enters each. `body` may change a
+    /// node's literal but not the tree.
+    private static func forEachNode(under root: OpaquePointer, _ body: (OpaquePointer) -> Void) {
+        guard let iterator = cmark_iter_new(root) else { return }
+        defer { cmark_iter_free(iterator) }
+        while true {
+            let event = cmark_iter_next(iterator)
+            if event == CMARK_EVENT_DONE { break }
+            if event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iterator) { body(node) }
+        }
     }
 
     /// Replaces a link or image by its children between marker text nodes (see ``InertLinkMarkup``), then the address

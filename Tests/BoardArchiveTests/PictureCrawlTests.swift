@@ -63,6 +63,15 @@ struct PictureCrawlTests {
         return try await Crawler(configuration: configuration, transport: transport, store: store, logger: logs.logger()).run()
     }
 
+    /// A build of `store` into `folder` at the site fixture's clock.
+    @discardableResult
+    func build(_ store: any ArchiveSource, into folder: URL, baseURL: URL? = nil) async throws -> BuildReport {
+        var configuration = BuildConfiguration(
+            outputDirectory: folder, templatesDirectory: SiteFixture.templatesDirectory, now: SiteFixture.now, timeZone: SiteFixture.seoul)
+        configuration.baseURL = baseURL
+        return try await SiteBuilder(configuration: configuration, store: store, logger: .init(label: "test")).build()
+    }
+
     func state(_ store: any ArchiveDatabase, _ address: String) throws -> MediaSourceState? {
         try store.mediaSources().first { $0.address == address }
     }
@@ -97,12 +106,8 @@ struct PictureCrawlTests {
             #expect(await api.mediaRequestCount == before, "an unchanged crawl asked for a picture again")
             #expect(again.media.tried == 0)
         }
-        var configuration = BuildConfiguration(
-            outputDirectory: output.url.appendingPathComponent("site"), templatesDirectory: SiteFixture.templatesDirectory, now: SiteFixture.now,
-            timeZone: SiteFixture.seoul)
-        configuration.baseURL = URL(string: "https://archive.example.org/")
-        let first = try await SiteBuilder(configuration: configuration, store: store, logger: .init(label: "test")).build()
         let site = output.url.appendingPathComponent("site")
+        let first = try await build(store, into: site, baseURL: URL(string: "https://archive.example.org/"))
         let files = try FileManager.default.subpathsOfDirectory(atPath: site.appendingPathComponent("media").path).filter { $0.contains(".") }
         #expect(files.count == 3, "\(files)")
         #expect(first.files[.media] == 3)
@@ -120,7 +125,7 @@ struct PictureCrawlTests {
         let feed = try String(contentsOf: site.appendingPathComponent("feed.xml"), encoding: .utf8)
         #expect(feed.contains("https://archive.example.org/media/\(sea.prefix(2))/\(sea).jpg"))
         // A second build writes no picture again.
-        let second = try await SiteBuilder(configuration: configuration, store: store, logger: .init(label: "test")).build()
+        let second = try await build(store, into: site, baseURL: URL(string: "https://archive.example.org/"))
         #expect(second.written == 0)
     }
 
@@ -227,10 +232,7 @@ struct PictureCrawlTests {
         #expect(try snapshot.mediaBytes(hash: hidden) != nil, "removal without purge keeps the picture in the store")
         #expect(try store.mediaSources().first { $0.address == "/media/gen/10.png" }?.status == .purged)
         #expect(Set(try snapshot.publishedMedia().map(\.hash)) == [shared])
-        let configuration = BuildConfiguration(
-            outputDirectory: output.url.appendingPathComponent("site"), templatesDirectory: SiteFixture.templatesDirectory, now: SiteFixture.now,
-            timeZone: SiteFixture.seoul)
-        _ = try await SiteBuilder(configuration: configuration, store: store, logger: .init(label: "test")).build()
+        try await build(store, into: output.url.appendingPathComponent("site"))
         let files = try FileManager.default.subpathsOfDirectory(atPath: output.url.appendingPathComponent("site/media").path).filter {
             $0.contains(".")
         }
@@ -393,12 +395,7 @@ struct PictureCrawlTests {
         let store = test.database
         let output = try TemporaryFolder()
         defer { output.remove() }
-        func build(_ name: String) async throws -> BuildReport {
-            let configuration = BuildConfiguration(
-                outputDirectory: output.url.appendingPathComponent(name), templatesDirectory: SiteFixture.templatesDirectory,
-                now: SiteFixture.now, timeZone: SiteFixture.seoul)
-            return try await SiteBuilder(configuration: configuration, store: store, logger: .init(label: "test")).build()
-        }
+        func build(_ name: String) async throws -> BuildReport { try await self.build(store, into: output.url.appendingPathComponent(name)) }
         try await withServers({ _ in ["나중에 ![사진](/media/gen/70.png)", "글자만"] }) { api, _, transport in
             _ = try await crawl(api, transport, store: store, media: MediaConfiguration(enabled: false))
             _ = try await build("site")

@@ -48,22 +48,21 @@ struct FeedPhase: Sendable {
                 try output.needsRendering(
                     path,
                     digest: digest(
-                        "board-feed", posts: posts, boardNames: [summary.board.boardId: summary.board.displayName], pictures: pictures))
+                        "board-feed", posts: posts, boardNames: [summary.board.boardId: summary.board.displayName]))
             else {
                 continue
             }
             let feed = try makeFeed(
                 path: path, title: summary.board.displayName + " · " + pages.strings["siteTitle"],
-                alternate: SitePaths.board(summary.board.boardId), posts: posts, boardNames: nil, pictures: pictures)
+                alternate: SitePaths.board(summary.board.boardId), posts: posts, boardNames: nil)
             try output.write(feed.xml(), to: path)
         }
         let posts = archive.posts
         guard
-            try output.needsRendering(SitePaths.archiveFeed, digest: digest("archive-feed", posts: posts, boardNames: boardNames, pictures: pictures))
+            try output.needsRendering(SitePaths.archiveFeed, digest: digest("archive-feed", posts: posts, boardNames: boardNames))
         else { return }
         let feed = try makeFeed(
-            path: SitePaths.archiveFeed, title: pages.strings["siteTitle"], alternate: SitePaths.home, posts: posts, boardNames: boardNames,
-            pictures: pictures)
+            path: SitePaths.archiveFeed, title: pages.strings["siteTitle"], alternate: SitePaths.home, posts: posts, boardNames: boardNames)
         try output.write(feed.xml(), to: SitePaths.archiveFeed)
     }
 
@@ -79,7 +78,7 @@ struct FeedPhase: Sendable {
         return "tag:boardarchive,2026:" + path
     }
 
-    private func digest(_ kind: String, posts: [ListedPost], boardNames: [Int: String], pictures: [Int: [PublishedImage]]) -> BuildDigest {
+    private func digest(_ kind: String, posts: [ListedPost], boardNames: [Int: String]) -> BuildDigest {
         FeedInput(
             scope: kind, baseURL: baseURL?.absoluteString,
             boards: boardNames.sorted(by: { $0.key < $1.key }).map { BoardNameInput(boardId: $0.key, name: $0.value) },
@@ -91,9 +90,7 @@ struct FeedPhase: Sendable {
         ).digest(base: base)
     }
 
-    private func makeFeed(
-        path: String, title: String, alternate: String, posts: [ListedPost], boardNames: [Int: String]?, pictures: [Int: [PublishedImage]]
-    ) throws -> AtomFeed {
+    private func makeFeed(path: String, title: String, alternate: String, posts: [ListedPost], boardNames: [Int: String]?) throws -> AtomFeed {
         let bodies: [Int: Post]
         do { bodies = try store.posts(ids: posts.map(\.post.postId)) } catch {
             throw BuildError(phase: .store, underlying: error, location: path)
