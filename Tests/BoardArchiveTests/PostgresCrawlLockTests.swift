@@ -77,6 +77,42 @@ struct PostgresCrawlLockTests {
         #expect(next.resumed)
     }
 
+    /// The crawl's board tasks share one connection: when it is lost, each of them sees it fail at once. They must make
+    /// one new connection between them, holding the locks again; a second one would close the first, whose session
+    /// the server ends a moment later, and find the locks still held by it (a CI run failed so).
+    @Test func tasksThatLoseTheConnectionTogetherReconnectOnceAndKeepTheirLocks() async throws {
+        let test = try TestStore(.postgres)
+        defer { test.remove() }
+        let base = try #require(test.database as? PostgresArchive)
+        let logs = CapturedLogs()
+        let connector = PostgresConnector(url: base.connector.url, password: base.connector.password, logger: logs.logger(level: .notice))
+        let store = try PostgresArchive.open(connector, creating: false, reconnectWindow: .seconds(20))
+        defer { store.close() }
+        let other = try test.secondConnection()
+        let locks: [ArchiveLock] = [.run(7), .board(2), .board(3)]
+        for lock in locks { #expect(try store.tryLock(lock) == nil) }
+        let pid = try store.readOnly { db in try db.value("SELECT pg_backend_pid()") }
+        _ = try other.readOnly { db in try db.value("SELECT pg_terminate_backend(CAST(? AS integer))", [pid ?? .null]) }
+        for _ in 0..<200 where !store.session.withLock({ $0.connection.isClosed }) { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(store.session.withLock { $0.connection.isClosed }, "the server ended the store's connection")
+        let failures = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            do {
+                _ = try store.transact { db in try db.value("SELECT 1") }
+            } catch {
+                failures.withLock { $0.append("\(error)") }
+            }
+        }
+        #expect(failures.withLock { $0 } == [], "every task goes on after the reconnect")
+        let reconnects = logs.all.filter { $0.contains("Reconnected to the PostgreSQL store") }
+        #expect(reconnects.count == 1, "one new connection: \(logs.all)")
+        for lock in locks {
+            #expect(try other.tryLock(lock) != nil, "\(lock) is held again by the store")
+        }
+        let newPid = try store.readOnly { db in try db.value("SELECT pg_backend_pid()") }
+        #expect(newPid != pid)
+    }
+
     @Test func twoCrawlsOfOneArchiveAtOnceStoreEveryPostOnceAndShareTheBoards() async throws {
         let test = try TestStore(.postgres)
         defer { test.remove() }

@@ -11,6 +11,9 @@ final class PostgresSession: @unchecked Sendable {
     var held: Set<ArchiveLock> = []
     /// Transactions open on the connection (a statement inside one never reconnects on its own).
     var depth = 0
+    /// How many times the connection was replaced: a task that lost connection `n` reconnects only while it is still
+    /// the current one, so two tasks that lost it together make one new connection, not two.
+    var generation = 0
 
     init(connection: PostgresConnection) {
         self.connection = connection
@@ -113,17 +116,21 @@ extension PostgresArchive: ArchiveDatabase {
         let deadline = ContinuousClock.now + reconnectWindow
         var delay = Duration.milliseconds(250)
         while true {
+            let lost = session.withLock { $0.generation }
             do {
                 return try body()
             } catch let error as StoreError {
                 guard case .unreachable = error.reason, ContinuousClock.now < deadline else { throw error }
+                // Another task already replaced the connection this one lost: run again on the new one.
+                if session.withLock({ $0.generation != lost }) { continue }
                 logger.warning("Lost the connection to the PostgreSQL store; reconnecting", metadata: ["store": "\(location)"])
                 while true {
                     try sleep(delay, before: deadline, orThrow: error)
                     delay = min(delay * 2, .seconds(4))
                     do {
-                        try reconnect()
-                        logger.notice("Reconnected to the PostgreSQL store", metadata: ["store": "\(location)"])
+                        if try reconnect(replacing: lost) {
+                            logger.notice("Reconnected to the PostgreSQL store", metadata: ["store": "\(location)"])
+                        }
                         break
                     } catch let failure as StoreError where failure.reason.isTransient {
                         continue
@@ -140,19 +147,28 @@ extension PostgresArchive: ArchiveDatabase {
         Thread.sleep(forTimeInterval: seconds)
     }
 
-    /// Replaces the connection and takes the locks it held again; a lock another process took meanwhile fails the
-    /// crawl (its work would interleave with that process's).
-    private func reconnect() throws {
+    /// Replaces connection number `lost` and takes the locks it held again, and returns true; returns false when
+    /// another task replaced it first (closing a connection that one took the locks on would hand them to whoever
+    /// asks first, and the server ends a closed connection's session a moment later). A lock another process took
+    /// meanwhile fails the crawl (its work would interleave with that process's).
+    private func reconnect(replacing lost: Int) throws -> Bool {
+        if session.withLock({ $0.generation != lost }) { return false }
         let fresh = try connector.connect()
-        try session.withLock { session in
+        return try session.withLock { session in
+            guard session.generation == lost else {
+                try? fresh.close().wait()
+                return false
+            }
             try? session.connection.close().wait()
             session.connection = fresh
+            session.generation += 1
             for lock in session.held.sorted(by: { lockKey($0) < lockKey($1) }) where try !take(lock) {
                 session.held.remove(lock)
                 throw StoreError(
                     location: location,
                     reason: .crawlInProgress(holder: "another crawl, which took \(lock) while the connection was lost: \(try holder(of: lock))"))
             }
+            return true
         }
     }
 }
