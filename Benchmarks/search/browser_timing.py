@@ -2,6 +2,8 @@
 
 Usage: browser_timing.py <out dir> <post counts…>   (after run.sh exported <out>/<N>/site and sizes.json)
        browser_timing.py --site DIR --json FILE        (any built site, e.g. Benchmarks/run.sh's; writes JSON)
+       browser_timing.py --site DIR --first-page [QUERIES]  (first queries only, the rows they show: a Markdown table;
+                                                       QUERIES defaults to first-page-queries.json beside this script)
 
 For each query pair a fresh browser opens search.html?q=<first>&target=… (a cold first query: page load, manifest,
 shards), then types the later query into the box and submits it (same page, shards already loaded stay loaded).
@@ -109,7 +111,36 @@ def measure_site(site: Path) -> dict:
     return {"indexFiles": count, "indexBytes": total, "largestFile": largest, "runs": RUNS, "queries": rows}
 
 
+def first_page(site: Path, queries: list[dict]) -> str:
+    """Each query as a first query in a fresh browser: the rows the first page shows, whether it paused, the bytes and
+    files it loaded (manifest included) and search.js's time from the query to the rendered rows (median of RUNS)."""
+    lines = ["| query | target | rows | first query: bytes (files) | time |", "|---|---|---:|---:|---:|"]
+    for query in queries:
+        samples = []
+        for _ in range(RUNS):
+            driver = start()
+            try:
+                url = (site / "search.html").resolve().as_uri() + "?" + urlencode({"q": query["q"], "target": query["target"]}, quote_via=quote)
+                driver.get(url)
+                wait_ready(driver, None)
+                run = driver.execute_script("return window.BoardArchiveSearch.lastRun")
+                rows = len(driver.find_elements(By.CSS_SELECTOR, "#search-results tr"))
+            finally:
+                driver.quit()
+            shards = sorted(set(run["shards"]) | {"manifest"})
+            samples.append((run["ms"], rows, shard_bytes(site, shards), len(shards), bool(run.get("paused"))))
+        ms = statistics.median(sample[0] for sample in samples)
+        _, rows, loaded, files, was_paused = samples[0]
+        lines.append(f"| `{query['q']}` | {query['target']} | {rows} | {loaded / 1e3:.1f} kB ({files}){paused(was_paused)} | {ms:.0f} ms |")
+    return "\n".join(lines)
+
+
 def main() -> None:
+    if sys.argv[1:2] == ["--site"] and "--first-page" in sys.argv:
+        rest = sys.argv[sys.argv.index("--first-page") + 1:]
+        queries_file = Path(rest[0]) if rest else Path(__file__).with_name("first-page-queries.json")
+        print(first_page(Path(sys.argv[2]), json.loads(queries_file.read_text(encoding="utf-8"))))
+        return
     if sys.argv[1:2] == ["--site"]:
         arguments = dict(zip(sys.argv[1::2], sys.argv[2::2]))
         result = measure_site(Path(arguments["--site"]))

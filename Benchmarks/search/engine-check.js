@@ -6,37 +6,11 @@
 'use strict';
 const fs = require('fs');
 const path = require('path');
-const vm = require('vm');
+const { engine: siteEngine } = require('./engine');
 const [siteDir, queriesFile] = process.argv.slice(2);
-const script = fs.readFileSync(path.join(__dirname, '..', '..', 'templates', 'assets', 'search.js'), 'utf8');
 
 /** A fresh engine: its own page context, nothing loaded. */
-function engine() {
-  const context = {
-    console, Promise, Set, Map, Array, Object, String, JSON, Math, Intl, TextEncoder, URLSearchParams, Symbol, parseInt, Date,
-    setTimeout,
-  };
-  context.window = context;
-  const app = { getAttribute: (name) => (name === 'data-index' ? 'search/' : ''), setAttribute() {} };
-  context.document = {
-    body: { getAttribute: () => null },
-    head: {
-      appendChild(element) {
-        setImmediate(() => {
-          const file = path.join(siteDir, element.src);
-          if (!fs.existsSync(file)) { element.onerror(); return; }
-          vm.runInContext(fs.readFileSync(file, 'utf8'), context);
-          element.onload();
-        });
-      },
-    },
-    getElementById: (id) => (id === 'search-app' ? app : null),
-    createElement: () => ({}),
-  };
-  vm.createContext(context);
-  vm.runInContext(script, context);
-  return context.BoardArchiveSearch;
-}
+function engine() { return siteEngine(siteDir); }
 
 (async () => {
   const queries = JSON.parse(fs.readFileSync(queriesFile, 'utf8'));

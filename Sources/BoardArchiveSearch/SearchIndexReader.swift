@@ -38,9 +38,6 @@ public final class SearchIndexReader {
     /// The byte budget of one run of a search in the browser (``SearchRecordLayout/byteBudget``).
     public static let browserByteBudget = SearchRecordLayout.byteBudget
 
-    /// What a step expects each index file it has not loaded yet to weigh (``SearchRecordLayout/fileEstimate``).
-    static let fileEstimate = SearchRecordLayout.fileEstimate
-
     let blocks: [Block]
     let metaShardSize: Int
     let directoryBuckets: Int
@@ -100,7 +97,7 @@ public final class SearchIndexReader {
     /// for a snippet), as `search.js` does with all but the last hit it asks for.
     ///
     /// With a `byteBudget` it also pauses, as `search.js` does, before a step whose index files not loaded yet,
-    /// at ``fileEstimate`` bytes each, would take it past the budget (the manifest aside): reading the block
+    /// at their kind's ``SearchRecordLayout/FileKind/estimate`` each, would take it past the budget (the manifest aside): reading the block
     /// directory, matching a block, verifying and showing a candidate. The first step always goes. A rare or
     /// absent word then costs the budget, not the whole index.
     public func search(
@@ -111,28 +108,30 @@ public final class SearchIndexReader {
         var stoppedEarly = false
         var paused = false
         let budgetStart = newlyLoadedBytes
-        /// Whether loading `files` more index files (`fileEstimate` each) would take this run past its budget.
-        func overBudget(files: Int) -> Bool {
+        /// Whether loading index files expected to weigh `bytes` more would take this run past its budget.
+        func overBudget(bytes: Int) -> Bool {
             guard let byteBudget else { return false }
             let spent = newlyLoadedBytes - budgetStart
-            guard spent > 0, spent + files * Self.fileEstimate > byteBudget else { return false }
+            guard spent > 0, spent + bytes > byteBudget else { return false }
             paused = true
             return true
         }
         let tokens = plans.flatMap(\.tokens)
         let blockTokens = tokens + (boardId.map { [SearchTokenizer.boardToken($0)] } ?? [])
         if !plans.isEmpty {
-            // The newest block is searched straight away; when it does not fill the page, the directory names
-            // the blocks that hold every token of every word, and the others are skipped.
+            // Blocks are searched one after another while each gives hits (the words are common: nearly every block
+            // holds them). Once a block gives none, the directory names the blocks that hold every token of every
+            // word, and the others are skipped.
             var allowed: Set<Int>? = nil
+            var hitsBeforeBlock = 0
             // Like search.js, stop as soon as `limit` hits are found, before loading anything more.
             blockLoop: for (blockIndex, block) in blocks.enumerated() {
                 if let limit, hits.count >= limit {
                     stoppedEarly = true
                     break
                 }
-                if blockIndex == 1 {
-                    if overBudget(files: unloaded(tokens.map(directoryPath(of:)))) { break }
+                if blockIndex >= 1, allowed == nil, hits.count == hitsBeforeBlock {
+                    if overBudget(bytes: unloaded(tokens.map(directoryPath(of:))) * SearchRecordLayout.FileKind.directory.estimate) { break }
                     for plan in plans {
                         for token in plan.tokens {
                             let blocks = Set(try directoryBlocks(of: token))
@@ -141,14 +140,16 @@ public final class SearchIndexReader {
                     }
                 }
                 if let allowed, !allowed.contains(SearchIndexBuilder.blockNumber(block.id)) { continue }
-                if overBudget(files: unloaded(blockTokens.map { postingPath(of: $0, blockIndex: blockIndex) })) { break }
+                let postingFiles = unloaded(blockTokens.map { postingPath(of: $0, blockIndex: blockIndex) })
+                if overBudget(bytes: postingFiles * SearchRecordLayout.FileKind.postings.estimate) { break }
                 let matcher = try BlockMatcher(reader: self, block: block, plans: plans, target: target, boardId: boardId)
+                hitsBeforeBlock = hits.count
                 for position in matcher.candidates {
                     if let limit, hits.count >= limit {
                         stoppedEarly = true
                         break blockLoop
                     }
-                    if overBudget(files: candidateFiles(blockIndex: blockIndex, position: position, matcher: matcher)) { break blockLoop }
+                    if overBudget(bytes: candidateBytes(blockIndex: blockIndex, position: position, matcher: matcher)) { break blockLoop }
                     guard let contentsCandidate = try matcher.matches(position) else { continue }
                     let hit = Hit(blockId: block.id, position: position, blockIndex: blockIndex, contentsCandidate: contentsCandidate)
                     hits.append(hit)
@@ -267,15 +268,17 @@ public final class SearchIndexReader {
         return PostingCodec.noLists
     }
 
-    /// The index files not loaded yet that verifying and showing a candidate reads: its metadata shard and, when a
-    /// word may be in its contents, its contents shards (one assumed while the metadata is not loaded).
-    func candidateFiles(blockIndex: Int, position: Int, matcher: BlockMatcher) -> Int {
+    /// What the index files not loaded yet that verifying and showing a candidate reads are expected to weigh: its
+    /// metadata shard and, when a word may be in its contents, its contents shards (one assumed while the metadata
+    /// is not loaded).
+    func candidateBytes(blockIndex: Int, position: Int, matcher: BlockMatcher) -> Int {
+        typealias Kind = SearchRecordLayout.FileKind
         let metaFile = metaPath(blockIndex: blockIndex, position: position)
-        let files = unloaded([metaFile])
-        guard matcher.candidateSets.contains(where: { $0[SearchField.contents.rawValue].contains(position) }) else { return files }
-        if files > 0 { return files + 1 }
+        let metaBytes = unloaded([metaFile]) * Kind.meta.estimate
+        guard matcher.candidateSets.contains(where: { $0[SearchField.contents.rawValue].contains(position) }) else { return metaBytes }
+        if metaBytes > 0 { return metaBytes + Kind.contents.estimate }
         guard let records = cache[metaFile] as? [[Any]], position % metaShardSize < records.count else { return 0 }
-        return unloaded(contentsPaths(blockIndex: blockIndex, position: position, record: records[position % metaShardSize]))
+        return unloaded(contentsPaths(blockIndex: blockIndex, position: position, record: records[position % metaShardSize])) * Kind.contents.estimate
     }
 
     /// The contents shards a metadata record names (none when the post has no contents).

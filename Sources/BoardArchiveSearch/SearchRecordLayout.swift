@@ -5,7 +5,7 @@
 ///
 /// ```json
 /// "layout": {"meta": {"postId": 0, …, "contentsCount": 11}, "postings": {"title": 0, "contents": 1, "writer": 2},
-///            "budget": 112000, "fileEstimate": 6000}
+///            "budget": 112000, "estimates": {"directory": 3500, "postings": 2500, "meta": 950, "contents": 1900}}
 /// ```
 package enum SearchRecordLayout {
     /// The fields of a post's metadata record, in the record's order.
@@ -30,9 +30,24 @@ package enum SearchRecordLayout {
     /// (measured in `Benchmarks/search/RESULTS.md`).
     static let byteBudget = 112_000
 
-    /// What a step expects each index file it has not loaded yet to weigh: the builder's posting-shard target
-    /// (posting and directory shards average under it; the largest file of the benchmark archives is 8 kB).
-    static let fileEstimate = 6_000
+    /// The kinds of index file a step of a search may read, each with what a file of its kind not loaded yet is
+    /// expected to weigh (``estimate``).
+    package enum FileKind: String, CaseIterable, Sendable {
+        case directory, postings, meta, contents
+
+        /// About the average file of the kind on the benchmark archives of 100,000 and 1,000,000 posts, at the
+        /// default ``SearchIndexConfiguration`` (`Benchmarks/search/first-page.js` prints them): directory shards
+        /// aim at 4,000 bytes, posting shards at 3,000, a metadata shard holds 8 posts (about 950 bytes) and
+        /// contents shards aim at 2,000 bytes (longer posts have files of their own).
+        package var estimate: Int {
+            switch self {
+            case .directory: 3_500
+            case .postings: 2_500
+            case .meta: 950
+            case .contents: 1_900
+            }
+        }
+    }
 
     /// A metadata record: `value` of every field, in order (a `switch` over ``Meta`` in the caller names each one).
     static func record(_ value: (Meta) -> SearchJSON) -> SearchJSON {
@@ -45,7 +60,7 @@ package enum SearchRecordLayout {
             ("meta", .object(Meta.allCases.map { ("\($0)", .int($0.rawValue)) })),
             ("postings", .object(SearchField.allCases.map { ("\($0)", .int($0.rawValue)) })),
             ("budget", .int(byteBudget)),
-            ("fileEstimate", .int(fileEstimate)),
+            ("estimates", .object(FileKind.allCases.map { ("\($0)", .int($0.estimate)) })),
         ])
     }
 }

@@ -54,12 +54,34 @@ import Testing
         #expect(Array(full.prefix(outcome.hits.count)) == outcome.hits)
     }
 
+    /// A query whose words every block holds reads its blocks one after another, never the block directory; the
+    /// directory is read once a block gives no hit, and then skips the blocks that lack a token.
+    @Test func theDirectoryIsReadOnceABlockGivesNoHit() throws {
+        // Blocks of 4 posts, newest first: "공통회의" in every post, "드문단어" in the oldest only.
+        let documents = (0..<16).map { index in
+            SearchDocument(
+                postId: index + 1, boardId: 1, boardName: "b", title: "공통회의 \(index)", writer: "w",
+                contents: index == 0 ? "드문단어" : "본문 \(index)", createdDateTime: Date(timeIntervalSince1970: Double(index)))
+        }
+        let files = try SearchIndexBuilder(configuration: SearchIndexConfiguration(blockSize: 4)).makeSearchIndex(for: documents)
+        let directory = "search/" + SearchIndexFormat.directoryShard
+        let common = try SearchIndexReader(files: files).search("공통회의", target: .all)
+        #expect(common.hits.count == 16)
+        #expect(!common.loadedPaths.contains { $0.hasPrefix(directory) }, "\(common.loadedPaths)")
+        let rare = try SearchIndexReader(files: files).search("드문단어", target: .all)
+        #expect(rare.hits.count == 1)
+        #expect(rare.loadedPaths.contains { $0.hasPrefix(directory) }, "\(rare.loadedPaths)")
+        let blocksRead = Set(rare.loadedPaths.filter { $0.contains(SearchIndexFormat.postingShard) }.map { $0.split(separator: "/")[1] })
+        #expect(blocksRead == ["n3", "n0"], "the newest block, then the one the directory names: \(blocksRead.sorted())")
+    }
+
     @Test func theManifestHandsTheBrowserTheLayoutAndBudget() throws {
         let manifest = try #require(Self.files[SearchIndexBuilder.manifestPath].flatMap(SearchScript.unwrap))
         let object = try #require(try JSONSerialization.jsonObject(with: manifest.json) as? [String: Any])
         let layout = try #require(object["layout"] as? [String: Any])
         #expect(layout["budget"] as? Int == SearchIndexReader.browserByteBudget)
-        #expect(layout["fileEstimate"] as? Int == SearchIndexReader.fileEstimate)
+        let estimates = try #require(layout["estimates"] as? [String: Int])
+        #expect(estimates == Dictionary(uniqueKeysWithValues: SearchRecordLayout.FileKind.allCases.map { ("\($0)", $0.estimate) }))
         let meta = try #require(layout["meta"] as? [String: Int])
         #expect(meta.count == SearchRecordLayout.Meta.allCases.count)
         for field in SearchRecordLayout.Meta.allCases { #expect(meta["\(field)"] == field.rawValue) }
@@ -75,7 +97,7 @@ import Testing
         // The browser has no layout or budget of its own.
         let script = try String(contentsOf: SiteFixture.templatesDirectory.appendingPathComponent("assets/search.js"), encoding: .utf8)
         #expect(script.firstMatch(of: #/record\[\d/#) == nil)
-        for number in [SearchIndexReader.browserByteBudget, SearchIndexReader.fileEstimate] {
+        for number in [SearchIndexReader.browserByteBudget] + SearchRecordLayout.FileKind.allCases.map(\.estimate) {
             #expect(script.firstMatch(of: try Regex("\\b\(number)\\b")) == nil, "search.js has \(number) of its own")
         }
     }

@@ -6,9 +6,9 @@
  *   - normalise: NFKC, case folding twice (upper, Σ → σ to switch off the final-sigma rule, lower), NFKC;
  *   - split the query at \s; every word is required; a word of 1 code point is looked up as a unigram, a
  *     longer one as all its bigrams; candidates of words longer than 2 are verified against the text;
- *   - blocks are read in listing order (notices first, then newest first), the newest block straight away,
- *     the rest only when the block directory says they hold every token;
- *   - a run of the search pauses before a step whose files (the layout's fileEstimate each, not yet loaded)
+ *   - blocks are read in listing order (notices first, then newest first), one after another while each gives
+ *     hits; once one gives none, the block directory is read and only the blocks holding every token follow;
+ *   - a run of the search pauses before a step whose files (not yet loaded, each at the layout's estimate of its kind)
  *     would take it past the layout's budget in bytes (every file declares its size); the page offers to go on
  *     searching older posts, so a rare word never loads the whole index; a run always takes its first step, so continuing makes progress;
  *   - rows are built with DOM APIs only (createElement, textContent); never innerHTML with data.
@@ -34,12 +34,17 @@
   var readIds = [];     // every shard id read, in order (read by the engine check)
   var loadedBytes = 0;  // the declared sizes of every shard read: what the byte budget counts
   var largestFetched = 0;  // the largest index file loaded but the manifest
-  // What fetching ahead expects a file not loaded yet to weigh: the largest so far, at least `fileEstimate` (erring
-  // high, it fetches less than the run may read rather than more).
-  function likelySize() { return Math.max(LAYOUT.fileEstimate, largestFetched); }
+  // What fetching ahead expects a file not loaded yet to weigh: the largest so far, at least the largest of the
+  // layout's `estimates` (erring high, it fetches less than the run may read rather than more).
+  function likelySize() {
+    var largest = largestFetched;
+    Object.keys(LAYOUT.estimates).forEach(function (kind) { largest = Math.max(largest, LAYOUT.estimates[kind]); });
+    return largest;
+  }
   // The index's record layout and byte budget are the manifest's `layout` (SearchRecordLayout in the builder):
   // `meta` (a metadata record's field positions), `postings` (the posting lists' order), `budget` (bytes one run of a
-  // search may load before it pauses), `fileEstimate` (what an index file not loaded yet is expected to weigh).
+  // search may load before it pauses), `estimates` (what an index file not loaded yet is expected to weigh, by kind:
+  // `directory`, `postings`, `meta`, `contents`).
   var LAYOUT = null;
   // How the index spells its files, the manifest's `format` (SearchIndexFormat in the builder): `hash` (FNV-1a offset
   // basis and prime), posting lists' `alphabet`, `bitmap` marker, `bitmapBits` and `digitBits`, their `separator`, the
@@ -291,7 +296,8 @@
     this.aheadUntil = 0;  // candidates before this one have had their files fetched ahead
     this.count = 0;       // the hits the run under way looks for
     this.checked = -1;    // the candidate step() last let through the budget check
-    this.allowed = null;
+    this.allowed = null;  // the block numbers holding every token, once the directory is read
+    this.hitsBeforeBlock = 0;  // hits found before the block under way (or the last one read)
     this.done = this.plans.length === 0;
     this.paused = false;
     this.cancelled = false;
@@ -304,11 +310,11 @@
   Search.prototype.cancel = function () { this.cancelled = true; };
   Search.prototype.idle = function () { return (this.running || Promise.resolve()).then(function () {}, function () {}); };
 
-  /* Whether the next step, loading `files` index files not loaded yet, would take this run past its budget; then
-   * the search pauses where it is (see fill). A run that has loaded nothing yet always goes on. */
-  Search.prototype.overBudget = function (files) {
+  /* Whether the next step, loading index files not loaded yet expected to weigh `bytes`, would take this run past its
+   * budget; then the search pauses where it is (see fill). A run that has loaded nothing yet always goes on. */
+  Search.prototype.overBudget = function (bytes) {
     var spent = loadedBytes - this.runStart;
-    if (spent === 0 || spent + files * LAYOUT.fileEstimate <= this.budget) { return false; }
+    if (spent === 0 || spent + bytes <= this.budget) { return false; }
     this.paused = true;
     return true;
   };
@@ -352,19 +358,20 @@
     return count;
   };
 
-  /* The index files not loaded yet that verifying and showing a candidate reads: its metadata shard and, when
-   * a word may be in its contents, its contents shards (one assumed while the metadata is not loaded). */
-  Search.prototype.candidateFiles = function (blockIndex, position) {
-    var id = metaId(blockIndex, position), files = unloaded([id]);
-    if (!this.block.sets.some(function (s) { return s[LAYOUT.postings.contents].has(position); })) { return files; }
-    if (files > 0) { return files + 1; }
-    return unloaded(contentsIds(blockIndex, position, shards[id] ? shards[id][position % manifest.m] : null));
+  /* What the index files not loaded yet that verifying and showing a candidate reads are expected to weigh: its
+   * metadata shard and, when a word may be in its contents, its contents shards (one assumed while the metadata is
+   * not loaded). */
+  Search.prototype.candidateBytes = function (blockIndex, position) {
+    var id = metaId(blockIndex, position), metaBytes = unloaded([id]) * LAYOUT.estimates.meta;
+    if (!this.block.sets.some(function (s) { return s[LAYOUT.postings.contents].has(position); })) { return metaBytes; }
+    if (metaBytes > 0) { return metaBytes + LAYOUT.estimates.contents; }
+    return unloaded(contentsIds(blockIndex, position, shards[id] ? shards[id][position % manifest.m] : null)) * LAYOUT.estimates.contents;
   };
 
   /* Fetches at once the index files of the next candidates, so the search waits for a round of loading instead of
    * one per file. Only files the run is bound to read: those of the candidates it verifies before it has `count` hits
    * (each yields at most one; the last hit's row is not read) while its budget allows, checked as step() will check
-   * it (each file not read yet at `fileEstimate`) with what is known of what comes before (the sizes of the files
+   * it (each file not read yet at its kind's estimate) with what is known of what comes before (the sizes of the files
    * fetched, likelySize() for the others): their metadata shards, and their contents shards when every word may be
    * in the contents (then verifying or showing the post reads them), named once the metadata is in. Each file that
    * comes in tells more (a size, contents shards), so the plan is made again. verify() reads the files in order. */
@@ -381,17 +388,17 @@
       var inContents = function (s) { return s[contentsList].has(position); }, some = block.sets.some(inContents);
       if (some) {
         var meta = fetched[metaShard];
-        // Contents shards not known yet count as one, as candidateFiles() counts them.
+        // Contents shards not known yet count as one, as candidateBytes() counts them.
         contents = meta ? contentsIds(blockIndex, position, meta[0] ? meta[0][position % manifest.m] : null) : [null];
       }
-      // The check counts the contents shards when a word may be in them (as candidateFiles() does), and so does what
+      // The check counts the contents shards when a word may be in them (as candidateBytes() does), and so does what
       // is spent after it; only those of candidates with every word there are sure to be read, and fetched.
       var sure = block.sets.every(inContents);
       files = files.filter(unread);
       contents = contents.filter(unread);
-      // As candidateFiles(): an unread metadata shard and one contents shard, else the unread contents shards.
-      var asChecked = files.length && some ? files.length + 1 : files.length + contents.length;
-      if (i !== this.checked && spent > 0 && spent + asChecked * LAYOUT.fileEstimate > this.budget) { break; }
+      // As candidateBytes(): an unread metadata shard and one contents shard, else the unread contents shards.
+      var asChecked = files.length * LAYOUT.estimates.meta + (files.length && some ? 1 : contents.length) * LAYOUT.estimates.contents;
+      if (i !== this.checked && spent > 0 && spent + asChecked > this.budget) { break; }
       files.concat(contents).forEach(function (id, k) {
         if (id === null) { spent += likelySize(); return; }
         counted[id] = true;
@@ -413,7 +420,7 @@
     for (var b = this.blockIndex + 1; b < manifest.blocks.length && files < AHEAD_FILES; b++) {
       if (!this.allowed.has(blockNumber(manifest.blocks[b][0]))) { continue; }
       var ids = unreadIds(this.blockIds(b));
-      if (spent > 0 && spent + ids.length * LAYOUT.fileEstimate > this.budget) { return; }
+      if (spent > 0 && spent + ids.length * LAYOUT.estimates.postings > this.budget) { return; }
       ids.forEach(function (id) {
         spent += fetched[id] ? fetched[id][1] : likelySize();
         if (!fetched[id] && !waiting[id]) { files++; fetchShard(id); }
@@ -449,17 +456,18 @@
     if (self.cancelled || self.done || self.hits.length >= count) { return Promise.resolve(self.hits); }
     if (self.block === null) {
       if (self.blockIndex >= manifest.blocks.length) { self.done = true; return Promise.resolve(self.hits); }
-      if (self.blockIndex === 1 && self.allowed === null) {
-        if (self.overBudget(unloaded(self.directoryIds()))) { return Promise.resolve(self.hits); }
+      if (self.blockIndex >= 1 && self.allowed === null && self.hits.length === self.hitsBeforeBlock) {
+        if (self.overBudget(unloaded(self.directoryIds()) * LAYOUT.estimates.directory)) { return Promise.resolve(self.hits); }
         return self.directory().then(function () { return self.step(count); });
       }
       if (self.allowed && !self.allowed.has(blockNumber(manifest.blocks[self.blockIndex][0]))) {
         self.blockIndex++;
         return self.step(count);
       }
-      if (self.overBudget(unloaded(self.blockIds(self.blockIndex)))) { return Promise.resolve(self.hits); }
+      if (self.overBudget(unloaded(self.blockIds(self.blockIndex)) * LAYOUT.estimates.postings)) { return Promise.resolve(self.hits); }
       return matchBlock(self.blockIndex, self.plans, self.fields, self.board).then(function (block) {
         self.block = block;
+        self.hitsBeforeBlock = self.hits.length;
         self.cursor = 0;
         self.aheadUntil = 0;
         self.checked = -1;
@@ -473,7 +481,7 @@
       return self.step(count);
     }
     var position = self.block.candidates[self.cursor], blockIndex = self.blockIndex;
-    if (self.overBudget(self.candidateFiles(blockIndex, position))) { return Promise.resolve(self.hits); }
+    if (self.overBudget(self.candidateBytes(blockIndex, position))) { return Promise.resolve(self.hits); }
     self.checked = self.cursor;
     if (self.cursor >= self.aheadUntil) { self.fetchAhead(); }
     self.cursor++;
