@@ -29,7 +29,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
-RUNS = 5
+RUNS = int(os.environ.get("RUNS", "5"))  # cold browser starts per query
 
 
 def start() -> webdriver.Chrome:

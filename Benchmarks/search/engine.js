@@ -5,7 +5,8 @@
 const fs = require('fs');
 const path = require('path');
 const vm = require('vm');
-const script = fs.readFileSync(path.join(__dirname, '..', '..', 'templates', 'assets', 'search.js'), 'utf8');
+// BOARDARCHIVE_SEARCH_JS names another search.js (an earlier version, to measure before and after a change).
+const script = fs.readFileSync(process.env.BOARDARCHIVE_SEARCH_JS || path.join(__dirname, '..', '..', 'templates', 'assets', 'search.js'), 'utf8');
 
 /** A fresh engine over the site in `siteDir`: its own page context, nothing loaded. */
 function engine(siteDir) {

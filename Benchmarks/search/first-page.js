@@ -1,6 +1,6 @@
 // The first page of each query as the search page gets it: search.js's engine under Node on a built site, a cold
 // engine per query asking for a page (31 hits, the last one not shown) with the manifest's byte budget.
-// Usage: node first-page.js <site dir> [queries.json] [--table]   (queries: [{q, target}]; by default
+// Usage: node first-page.js <site dir> [queries.json] [--table] [--no-total]   (queries: [{q, target}]; by default
 // first-page-queries.json beside this script, the issue-29 set of 24 queries of one to four words over the four targets)
 // Output: JSON, per query: rows on the first page (at most 30), whether the run paused, the index files it read
 // (manifest included) and their bytes on disk, and every match once the search is continued to its end; with --table,
@@ -9,8 +9,10 @@
 const fs = require('fs');
 const path = require('path');
 const { engine } = require('./engine');
-const args = process.argv.slice(2).filter((a) => a !== '--table');
+const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const table = process.argv.includes('--table');
+// --no-total skips continuing each search to its end (matches are then those of the first run).
+const total = !process.argv.includes('--no-total');
 const siteDir = args[0];
 const queriesFile = args[1] || path.join(__dirname, 'first-page-queries.json');
 
@@ -34,7 +36,7 @@ function size(id) {
     const rows = Math.min(30, first.hits.length);
     const paused = first.paused;
     let matches = first.hits.length;
-    if (query.total !== false) {
+    if (total) {
       do { await first.fill(Infinity); } while (first.paused);
       matches = first.hits.length;
     }

@@ -128,8 +128,9 @@ package struct SearchBlockEncoder {
 
     /// Packs the raw contents of the posts at `positions` (one group) into shards of about `contentsShardTargetBytes`,
     /// records `[position, text]`, numbered from 0 in the group, so that a change in one group leaves the other groups'
-    /// files as they were; a contents too large for one file is cut at code-point boundaries into pieces in consecutive
-    /// shards. Returns the files and, per position, the first shard and how many it spans (-1, 0 without contents).
+    /// files as they were; a contents longer than the target is cut into pieces of about the target in consecutive
+    /// shards (``pieces(of:target:limit:)``), which a reader reads one after another until what it asks is settled.
+    /// Returns the files and, per position, the first shard and how many it spans (-1, 0 without contents).
     func contentsShards(of documents: [SearchDocument], positions: Range<Int>, blockId: String, group: Int) -> (
         [String: Data], [(first: Int, count: Int)]
     ) {
@@ -148,12 +149,15 @@ package struct SearchBlockEncoder {
         }
         let pieceLimit = configuration.maximumFileBytes - 256
         for position in positions where !documents[position].contents.isEmpty {
-            let pieces = Self.pieces(of: documents[position].contents, limit: pieceLimit)
+            let pieces = Self.pieces(of: documents[position].contents, target: configuration.contentsShardTargetBytes, limit: pieceLimit)
             for (index, piece) in pieces.enumerated() {
                 let bytes = piece.bytes + 12
                 if !current.isEmpty && (currentBytes + bytes > configuration.contentsShardTargetBytes || index > 0) { flush() }
                 if index == 0 { spans[position - positions.lowerBound] = (shard, pieces.count) }
-                current.append(.array([.int(position), .string(piece.text)]))
+                // A piece cut where a rule may join its last code point to the next one says so: a reader decides
+                // nothing on the text before such a cut.
+                let unclean: [SearchJSON] = piece.clean ? [] : [.int(0)]
+                current.append(.array([.int(position), .string(piece.text)] + unclean))
                 currentBytes += bytes
             }
         }
@@ -161,25 +165,51 @@ package struct SearchBlockEncoder {
         return (files, spans)
     }
 
-    /// Cuts `text` into pieces whose escaped size in a shard stays within `limit` bytes.
-    static func pieces(of text: String, limit: Int) -> [(text: String, bytes: Int)] {
+    /// Cuts `text` into pieces of at least `target` escaped bytes each (the last may be shorter), each cut at the
+    /// first place after the target between two code points that no normalisation or grapheme rule joins
+    /// (``isCleanCut(between:and:)``), so that a reader may decide on the text before a cut: the pieces normalise and
+    /// cluster one by one as the whole does. Where no such place comes before `limit` bytes the piece is cut there
+    /// anyway, and is not `clean`.
+    static func pieces(of text: String, target: Int, limit: Int) -> [(text: String, bytes: Int, clean: Bool)] {
         let whole = literalCost(of: text)
-        if whole <= limit { return [(text, whole)] }
-        var pieces: [(text: String, bytes: Int)] = []
+        if whole <= target { return [(text, whole, true)] }
+        var pieces: [(text: String, bytes: Int, clean: Bool)] = []
         var current = String.UnicodeScalarView()
         var bytes = 0
+        var previous: Unicode.Scalar? = nil
         for scalar in text.unicodeScalars {
             let cost = literalCost(of: scalar)
-            if bytes + cost > limit {
-                pieces.append((String(current), bytes))
+            if let last = previous, bytes >= target, isCleanCut(between: last, and: scalar) {
+                pieces.append((String(current), bytes, true))
+                current = String.UnicodeScalarView()
+                bytes = 0
+            } else if bytes + cost > limit {
+                pieces.append((String(current), bytes, false))
                 current = String.UnicodeScalarView()
                 bytes = 0
             }
             current.append(scalar)
             bytes += cost
+            previous = scalar
         }
-        pieces.append((String(current), bytes))
+        pieces.append((String(current), bytes, true))
         return pieces
+    }
+
+    /// Whether text may be cut between `before` and `after`: both are printable ASCII, tab, line feed, a precomposed
+    /// Hangul syllable, a CJK unified ideograph, hiragana or katakana. None of these is a combining mark, a joiner, a
+    /// prepended mark, a conjoining jamo, a regional indicator or a carriage return, and none composes with or folds
+    /// into its neighbour, so a grapheme cluster ends between them and normalising the two sides apart gives the
+    /// normal form of the whole.
+    static func isCleanCut(between before: Unicode.Scalar, and after: Unicode.Scalar) -> Bool {
+        isStandalone(before) && isStandalone(after)
+    }
+
+    private static func isStandalone(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x09, 0x0A, 0x20...0x7E, 0xAC00...0xD7A3, 0x4E00...0x9FFF, 0x3041...0x3096, 0x30A1...0x30FA: true
+        default: false
+        }
     }
 
     /// The bytes `text` takes inside a JSON string inside a single-quoted JavaScript literal, summed over its UTF-8.

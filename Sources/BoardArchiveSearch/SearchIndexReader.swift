@@ -53,6 +53,8 @@ public final class SearchIndexReader {
     private var newlyLoadedBytes = 0
     private var counting = true
     private var normalizedTexts: [String: String] = [:]
+    /// What has been read of each post's contents, by block and position (see ``ContentsProgress``).
+    private var contentsRead: [Int: ContentsProgress] = [:]
     private var decodedLists: [String: [[Int]]] = [:]
     /// Posting shards as their strings, by path.
     private var postingEntries: [String: [String]] = [:]
@@ -155,7 +157,7 @@ public final class SearchIndexReader {
                     hits.append(hit)
                     if hits.count <= displayed {
                         _ = try meta(of: hit)
-                        if contentsCandidate { _ = try contents(blockIndex: blockIndex, position: position) }
+                        if contentsCandidate { try readSnippetContents(blockIndex: blockIndex, position: position, words: plans.map(\.word)) }
                     }
                 }
             }
@@ -203,16 +205,80 @@ public final class SearchIndexReader {
         "search/" + SearchRecordLayout.metaShardId(blockId: blocks[blockIndex].id, group: position / metaShardSize) + ".js"
     }
 
-    /// The raw contents of a post, joined from its pieces.
-    func contents(blockIndex: Int, position: Int) throws -> String {
+    /// What has been read of a post's contents: its pieces so far (each a shard, in order), their text and normal
+    /// form (UTF-8), and whether every cut so far is one the builder makes between code points that no normalisation
+    /// or grapheme rule joins (``SearchBlockEncoder/pieces(of:target:limit:)``), so that the normal form so far is the
+    /// start of the whole's.
+    struct ContentsProgress {
+        var paths: [String]
+        var read = 0
         var text = ""
-        for path in contentsPaths(blockIndex: blockIndex, position: position, record: try meta(blockIndex: blockIndex, position: position)) {
-            guard let records = try shard(path) as? [[Any]] else { throw SearchIndexError(path: path, reason: .malformedFile(detail: "not a list")) }
-            for entry in records where entry.count == 2 && (entry[0] as? Int) == position {
-                text += (entry[1] as? String) ?? ""
-            }
+        var normalized: [UInt8] = []
+        var clean = true
+        var complete: Bool { read == paths.count }
+    }
+
+    /// The contents of a post read piece by piece, as `search.js`'s `contentsUntil` reads them: until `enough(progress,
+    /// from)` (`from`: where the normal form grew this time, 0 when asked again) says the text so far settles what is
+    /// asked, or to the end. `enough` must stay true once true (the text only grows), so a question asked again of
+    /// the pieces read already is answered at the last of them.
+    @discardableResult
+    func contents(blockIndex: Int, position: Int, until enough: (ContentsProgress, Int) -> Bool) throws -> ContentsProgress {
+        let key = blockIndex << 32 | position
+        var progress: ContentsProgress
+        if let cached = contentsRead[key] {
+            progress = cached
+        } else {
+            let record = try meta(blockIndex: blockIndex, position: position)
+            progress = ContentsProgress(paths: contentsPaths(blockIndex: blockIndex, position: position, record: record))
         }
-        return text
+        defer { contentsRead[key] = progress }
+        if progress.read > 0, !progress.complete, progress.clean, enough(progress, 0) { return progress }
+        while !progress.complete {
+            let from = progress.normalized.count
+            let path = progress.paths[progress.read]
+            guard let records = try shard(path) as? [[Any]] else { throw SearchIndexError(path: path, reason: .malformedFile(detail: "not a list")) }
+            for entry in records where entry.count >= 2 && (entry[0] as? Int) == position {
+                let piece = (entry[1] as? String) ?? ""
+                progress.text += piece
+                progress.normalized += TextNormalizer.normalize(piece).utf8
+                if entry.count > 2 { progress.clean = false }
+            }
+            progress.read += 1
+            if progress.complete, !progress.clean {
+                // A cut the builder had to make elsewhere: the whole text is normalised as one.
+                progress.normalized = Array(TextNormalizer.normalize(progress.text).utf8)
+                progress.clean = true
+            }
+            if !progress.complete, progress.clean, enough(progress, from) { return progress }
+        }
+        return progress
+    }
+
+    /// The whole contents of a post.
+    func contents(blockIndex: Int, position: Int) throws -> String {
+        try contents(blockIndex: blockIndex, position: position) { _, _ in false }.text
+    }
+
+    /// Whether normalised `word` is in a post's contents, read until it is found (`search.js`'s `contentsHold`).
+    func contentsHold(blockIndex: Int, position: Int, word: String) throws -> Bool {
+        let needle = Array(word.utf8)
+        func found(_ progress: ContentsProgress, from: Int) -> Bool {
+            Bytes.firstIndex(of: needle, in: progress.normalized, from: max(0, from - needle.count + 1)) != nil
+        }
+        return found(try contents(blockIndex: blockIndex, position: position, until: found), from: 0)
+    }
+
+    /// Reads what a result row's snippet is made from (`search.js`'s `snippetContents`): the contents until the
+    /// excerpt around the first match is the whole text's, or to the end.
+    func readSnippetContents(blockIndex: Int, position: Int, words: [String]) throws {
+        let needles = words.map { Array($0.utf8) }
+        let longest = words.map(\.unicodeScalars.count).max() ?? 0
+        var seen = false  // whether a word is in the normal form so far (looked for where it grew)
+        try contents(blockIndex: blockIndex, position: position) { progress, from in
+            seen = seen || needles.contains { Bytes.firstIndex(of: $0, in: progress.normalized, from: max(0, from - $0.count + 1)) != nil }
+            return seen && TextHighlighter.snippetSettled(progress.text, needles: needles, longest: longest)
+        }
     }
 
     /// The normalised text of a field of a post, loading its metadata or contents shard.
@@ -269,8 +335,8 @@ public final class SearchIndexReader {
     }
 
     /// What the index files not loaded yet that verifying and showing a candidate reads are expected to weigh: its
-    /// metadata shard and, when a word may be in its contents, its contents shards (one assumed while the metadata
-    /// is not loaded).
+    /// metadata shard and, when a word may be in its contents, the next contents piece it reads (contents are read
+    /// piece by piece until what is asked is settled; the first piece is assumed while the metadata is not loaded).
     func candidateBytes(blockIndex: Int, position: Int, matcher: BlockMatcher) -> Int {
         typealias Kind = SearchRecordLayout.FileKind
         let metaFile = metaPath(blockIndex: blockIndex, position: position)
@@ -278,7 +344,8 @@ public final class SearchIndexReader {
         guard matcher.candidateSets.contains(where: { $0[SearchField.contents.rawValue].contains(position) }) else { return metaBytes }
         if metaBytes > 0 { return metaBytes + Kind.contents.estimate }
         guard let records = cache[metaFile] as? [[Any]], position % metaShardSize < records.count else { return 0 }
-        return unloaded(contentsPaths(blockIndex: blockIndex, position: position, record: records[position % metaShardSize])) * Kind.contents.estimate
+        return min(1, unloaded(contentsPaths(blockIndex: blockIndex, position: position, record: records[position % metaShardSize])))
+            * Kind.contents.estimate
     }
 
     /// The contents shards a metadata record names (none when the post has no contents).

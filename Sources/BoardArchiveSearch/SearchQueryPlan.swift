@@ -71,9 +71,12 @@ extension SearchIndexReader {
                 var matched = false
                 for field in fields where candidateSets[index][field.rawValue].contains(position) {
                     if field == .contents { contentsCandidate = true }
-                    if try plan.exact
-                        || TextNormalizer.scalarsContain(reader.normalizedText(of: field, blockIndex: blockIndex, position: position), plan.word)
-                    {
+                    let holds = {
+                        if field == .contents { return try reader.contentsHold(blockIndex: blockIndex, position: position, word: plan.word) }
+                        let text = try reader.normalizedText(of: field, blockIndex: blockIndex, position: position)
+                        return TextNormalizer.scalarsContain(text, plan.word)
+                    }
+                    if try plan.exact || holds() {
                         matched = true
                         break
                     }

@@ -90,6 +90,25 @@ package struct TextHighlighter: Sendable {
         return first.upperBound + after <= prefix.count && first.upperBound <= crossing
     }
 
+    /// The code units (UTF-16, as `search.js` counts) that `search.js`'s snippet takes after the first match.
+    static let snippetAfterUnits = 80
+
+    /// Whether `search.js`'s snippet of `text` is that of every longer text that starts with `text` at a place the
+    /// search index builder may cut (between two code points that no normalisation or grapheme rule joins): the
+    /// excerpt after the first match (merged with those overlapping it) ends before the last cluster of `text` starts,
+    /// and the normal form goes on at least `longest` code points past that match's last cluster, so no match that
+    /// crosses the end of `text` could start before the first one ends. `search.js`'s `snippetSettled` says the same,
+    /// and the search index's reader asks it to know which contents pieces a result row reads.
+    package static func snippetSettled(_ text: String, needles: [[UInt8]], longest: Int) -> Bool {
+        let clustered = ClusteredText(text)
+        guard clustered.count > 0, let first = clustered.firstMatchRange(of: needles) else { return false }
+        let end = clustered.text(0..<first.upperBound).utf16.count
+        let lastStart = clustered.text(0..<(clustered.count - 1)).utf16.count
+        guard end + snippetAfterUnits <= lastStart else { return false }
+        let rest = clustered.normalized[clustered.normalizedBounds[first.upperBound]...]
+        return String(decoding: rest, as: UTF8.self).unicodeScalars.count >= longest
+    }
+
     /// `parts` as HTML: text escaped as Mustache's `{{x}}` escapes it (every `&`, `<`, `>`, `"` and `'`, also one
     /// a combining mark follows), matches in `<mark>`.
     package static func html(of parts: [Part]) -> String {

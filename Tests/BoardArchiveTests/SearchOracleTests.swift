@@ -14,9 +14,10 @@ import Testing
     static let documents = SearchTestCorpus.documents(count: 5_000, seed: 20_240_601)
     static let queries = SearchTestCorpus.queries(count: 400, seed: 99, from: documents)
 
-    /// Small blocks and shards so the corpus spans many blocks, buckets and contents pieces.
+    /// Small blocks and shards so the corpus spans many blocks, buckets and contents pieces: most posts' contents are
+    /// cut into pieces (a few hundred bytes each), so verifying a word and settling a snippet read them one by one.
     static let configuration = SearchIndexConfiguration(
-        blockSize: 700, postingShardTargetBytes: 4_000, metaShardSize: 32, contentsShardTargetBytes: 3_000)
+        blockSize: 700, postingShardTargetBytes: 4_000, metaShardSize: 8, contentsShardTargetBytes: 300)
 
     @Test(arguments: SearchTarget.allCases)
     func indexEqualsOracle(target: SearchTarget) throws {

@@ -122,6 +122,53 @@ import Testing
         #expect(try reader.search("잇기 quote", target: .all).hits.map(reader.postId(of:)) == [1])
     }
 
+    /// A long post is cut into pieces of about the contents target, only between code points that stand alone; where
+    /// none comes before the hard limit, the cut is made anyway and the piece says so.
+    @Test func contentsAreCutWhereNoRuleJoinsTheTwoSides() {
+        var seed: UInt64 = 11
+        for round in 0..<200 {
+            let words = (0..<(20 + round)).map { _ in SearchHighlighterTests.randomText(&seed, length: 12) }
+            let text = words.joined(separator: round % 2 == 0 ? " " : "")
+            let pieces = SearchBlockEncoder.pieces(of: text, target: 64, limit: 4_096)
+            #expect(pieces.map(\.text).joined() == text)
+            for (piece, next) in zip(pieces, pieces.dropFirst()) {
+                let (last, first) = (piece.text.unicodeScalars.last, next.text.unicodeScalars.first)
+                if let last, let first, piece.clean {
+                    #expect(SearchBlockEncoder.isCleanCut(between: last, and: first), "\(last.value) | \(first.value)")
+                    // Normalising and clustering the two sides apart gives the whole's.
+                    let apart = TextNormalizer.normalize(piece.text) + TextNormalizer.normalize(next.text)
+                    #expect(apart == TextNormalizer.normalize(piece.text + next.text))
+                    #expect(piece.text.count + next.text.count == (piece.text + next.text).count)
+                }
+            }
+        }
+        // Combining marks all the way: no clean place, cut at the limit and marked.
+        let marks = "e" + String(repeating: "\u{301}", count: 3_000)
+        let forced = SearchBlockEncoder.pieces(of: marks, target: 64, limit: 1_000)
+        #expect(forced.count > 1 && !forced[0].clean && forced.last?.clean == true)
+        #expect(forced.map(\.text).joined() == marks)
+    }
+
+    /// A result row reads its post's contents only until its snippet is settled: a long post whose first match is
+    /// near its start costs its first piece, not the whole post; a word only at its end costs every piece.
+    @Test func aRowReadsItsContentsOnlyUntilItsSnippetIsSettled() throws {
+        let filler = String(repeating: "회의 자료를 정리했습니다. ", count: 400)  // about 14 kB
+        let documents = [
+            SearchDocument(
+                postId: 1, boardId: 1, boardName: "b", title: "t", writer: "w", contents: "첫머리에 서울시청 이야기. " + filler + "끝에 부산역",
+                createdDateTime: Date(timeIntervalSince1970: 0))
+        ]
+        let files = try SearchIndexBuilder().makeSearchIndex(for: documents)
+        let pieces = files.keys.filter { $0.contains("/c") }
+        #expect(pieces.count >= 5, "\(pieces.sorted())")
+        let early = try SearchIndexReader(files: files).search("서울시청", target: .contents, limit: 31, displayed: 30)
+        #expect(early.hits.count == 1)
+        #expect(early.loadedPaths.filter { $0.contains("/c") } == ["search/n0/c0-0.js"], "\(early.loadedPaths)")
+        let late = try SearchIndexReader(files: files).search("부산역", target: .contents, limit: 31, displayed: 30)
+        #expect(late.hits.count == 1)
+        #expect(Set(late.loadedPaths.filter { $0.contains("/c") }) == Set(pieces))
+    }
+
     @Test func aTextCostsWhatItsCodePointsCost() {
         var seed: UInt64 = 5
         for round in 0..<300 {

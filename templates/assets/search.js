@@ -204,26 +204,60 @@
     return loadShard(id).then(function (records) { return records ? records[position % manifest.m] : null; });
   }
 
-  function contents(blockIndex, position) {
+  /* The contents of a post, read piece by piece (a piece a shard, in order) until `enough(text, normalized, from)`
+   * says the text so far settles what is asked, or to its end; resolves to {text, normalized, complete}. The builder
+   * cuts a post's contents only between two code points no normalisation or grapheme rule joins (a piece whose cut
+   * is not such a place has a third element in its record), so the text so far normalises to the start of the
+   * whole's normal form: a word found in it is in the whole. `from` is where the normal form grew this time. */
+  function contentsUntil(blockIndex, position, enough) {
     return meta(blockIndex, position).then(function (record) {
-      var ids = contentsIds(blockIndex, position, record);
-      if (!ids.length) { return ''; }
-      return Promise.all(ids.map(loadShard)).then(function (list) {
-        var parts = [];
-        list.forEach(function (records) { (records || []).forEach(function (entry) { if (entry[0] === position) { parts.push(entry[1]); } }); });
-        return parts.join('');
-      });
+      var ids = contentsIds(blockIndex, position, record), text = '', normalized = '', clean = true, k = 0;
+      function next() {
+        if (k === ids.length) {
+          return { text: text, normalized: clean ? normalized : normalize(text), complete: true };
+        }
+        return loadShard(ids[k++]).then(function (records) {
+          var from = normalized.length;
+          (records || []).forEach(function (entry) {
+            if (entry[0] !== position) { return; }
+            text += entry[1];
+            normalized += normalize(entry[1]);
+            if (entry.length > 2) { clean = false; }
+          });
+          if (k < ids.length && clean && enough(text, normalized, from)) { return { text: text, normalized: normalized, complete: false }; }
+          return next();
+        });
+      }
+      return next();
     });
+  }
+
+  /* Whether normalised `word` is in a post's contents, read until it is found. */
+  function contentsHold(blockIndex, position, word) {
+    function found(normalized, from) { return normalized.indexOf(word, Math.max(0, from - word.length + 1)) >= 0; }
+    return contentsUntil(blockIndex, position, function (text, normalized, from) { return found(normalized, from); })
+      .then(function (read) { return read.normalized.indexOf(word) >= 0; });
+  }
+
+  /* The contents a result row's snippet is made from: read until the excerpt around the first match is the whole
+   * text's (snippetSettled), or to the end. */
+  function snippetContents(blockIndex, position, words) {
+    var longest = 0;
+    words.forEach(function (word) { longest = Math.max(longest, Array.from(word).length); });
+    var seen = false;  // whether a word is in the normal form so far (looked for where it grew)
+    return contentsUntil(blockIndex, position, function (text, normalized, from) {
+      seen = seen || words.some(function (word) { return normalized.indexOf(word, Math.max(0, from - word.length + 1)) >= 0; });
+      return seen && snippetSettled(text, words, longest);
+    }).then(function (read) { return read.text; });
   }
 
   var normalizedTexts = Object.create(null);
   function normalizedField(field, blockIndex, position) {
     var key = blockIndex + '/' + position + '/' + field;
     if (normalizedTexts[key] !== undefined) { return Promise.resolve(normalizedTexts[key]); }
-    var source = field === LAYOUT.postings.contents ? contents(blockIndex, position)
-      : meta(blockIndex, position).then(function (record) {
-        return record ? record[LAYOUT.meta[field === LAYOUT.postings.title ? 'title' : 'writer']] : '';
-      });
+    var source = meta(blockIndex, position).then(function (record) {
+      return record ? record[LAYOUT.meta[field === LAYOUT.postings.title ? 'title' : 'writer']] : '';
+    });
     return source.then(function (value) { normalizedTexts[key] = normalize(value); return normalizedTexts[key]; });
   }
 
@@ -270,9 +304,9 @@
       function field(k) {
         if (k === order.length) { return Promise.resolve(false); }
         if (p.exact) { return Promise.resolve(true); }
-        return normalizedField(order[k], blockIndex, position).then(function (value) {
-          return value.indexOf(p.word) >= 0 ? true : field(k + 1);
-        });
+        var holds = order[k] === LAYOUT.postings.contents ? contentsHold(blockIndex, position, p.word)
+          : normalizedField(order[k], blockIndex, position).then(function (value) { return value.indexOf(p.word) >= 0; });
+        return holds.then(function (ok) { return ok ? true : field(k + 1); });
       }
       return field(0).then(function (ok) { return ok ? word(index + 1) : false; });
     }
@@ -359,13 +393,14 @@
   };
 
   /* What the index files not loaded yet that verifying and showing a candidate reads are expected to weigh: its
-   * metadata shard and, when a word may be in its contents, its contents shards (one assumed while the metadata is
-   * not loaded). */
+   * metadata shard and, when a word may be in its contents, the next contents piece it reads (contents are read
+   * piece by piece until what is asked is settled; the first piece is assumed while the metadata is not loaded). */
   Search.prototype.candidateBytes = function (blockIndex, position) {
     var id = metaId(blockIndex, position), metaBytes = unloaded([id]) * LAYOUT.estimates.meta;
     if (!this.block.sets.some(function (s) { return s[LAYOUT.postings.contents].has(position); })) { return metaBytes; }
     if (metaBytes > 0) { return metaBytes + LAYOUT.estimates.contents; }
-    return unloaded(contentsIds(blockIndex, position, shards[id] ? shards[id][position % manifest.m] : null)) * LAYOUT.estimates.contents;
+    var pieces = unloaded(contentsIds(blockIndex, position, shards[id] ? shards[id][position % manifest.m] : null));
+    return Math.min(1, pieces) * LAYOUT.estimates.contents;
   };
 
   /* Fetches at once the index files of the next candidates, so the search waits for a round of loading instead of
@@ -388,14 +423,15 @@
       var inContents = function (s) { return s[contentsList].has(position); }, some = block.sets.some(inContents);
       if (some) {
         var meta = fetched[metaShard];
-        // Contents shards not known yet count as one, as candidateBytes() counts them.
+        // Contents shards not known yet count as one, as candidateBytes() counts them; of those known, the first
+        // unread piece (the pieces after it are read only if it does not settle what is asked).
         contents = meta ? contentsIds(blockIndex, position, meta[0] ? meta[0][position % manifest.m] : null) : [null];
       }
       // The check counts the contents shards when a word may be in them (as candidateBytes() does), and so does what
       // is spent after it; only those of candidates with every word there are sure to be read, and fetched.
       var sure = block.sets.every(inContents);
       files = files.filter(unread);
-      contents = contents.filter(unread);
+      contents = contents.filter(unread).slice(0, 1);
       // As candidateBytes(): an unread metadata shard and one contents shard, else the unread contents shards.
       var asChecked = files.length * LAYOUT.estimates.meta + (files.length && some ? 1 : contents.length) * LAYOUT.estimates.contents;
       if (i !== this.checked && spent > 0 && spent + asChecked > this.budget) { break; }
@@ -490,7 +526,8 @@
       self.hits.push({ block: blockIndex, position: position, contents: contentsCandidate });
       if (self.hits.length >= count) { return self.step(count); }
       // A hit the page will show: load its row and snippet now, inside this run's budget.
-      return Promise.all([meta(blockIndex, position), contentsCandidate ? contents(blockIndex, position) : null]).then(function () {
+      var words = self.plans.map(function (p) { return p.word; });
+      return Promise.all([meta(blockIndex, position), contentsCandidate ? snippetContents(blockIndex, position, words) : null]).then(function () {
         return self.step(count);
       });
     });
@@ -630,16 +667,37 @@
   }
 
   /* A short excerpt of `value` around the first occurrence of any word, or null. */
+  var SNIPPET_AFTER = 80;  // code units after the first match (TextHighlighter.snippetAfterUnits)
   function snippet(value, words, reference) {
     var map = segmentMap(value, reference), ranges = matchRanges(map, words);
     if (!ranges.length) { return null; }
-    var start = Math.max(0, ranges[0][0] - 40), end = Math.min(value.length, ranges[0][1] + 80), want = start;
+    var start = Math.max(0, ranges[0][0] - 40), end = Math.min(value.length, ranges[0][1] + SNIPPET_AFTER), want = start;
     var segs = map.segments || [];  // without a list every character is a segment: start and end are boundaries
     // Back to the start of the segment holding `want` (compared with `want`: comparing with `start` as it moved
     // stopped at the first segment, so excerpts began at the start of the post).
     for (var i = 0; i < segs.length; i++) { if (segs[i].start <= want) { start = segs[i].start; } else { break; } }
     for (var j = 0; j < segs.length; j++) { if (segs[j].start >= end) { end = segs[j].start; break; } if (j === segs.length - 1) { end = value.length; } }
     return (start > 0 ? '\u2026' : '') + value.slice(start, end).replace(/\s+/g, ' ') + (end < value.length ? '\u2026' : '');
+  }
+
+  /* Whether snippet(value, words) is the snippet of every longer text that starts with `value` at a place the
+   * builder may cut (see contentsUntil): the excerpt after the first match ends before the last segment of `value`
+   * starts, and the normal form goes on at least `longest` code points past that match's last segment, so no match
+   * that crosses the end of `value` could start before the first one ends (TextHighlighter.snippetSettled, which the
+   * Swift reader asks, says the same). */
+  function snippetSettled(value, words, longest) {
+    var map = segmentMap(value), ranges = matchRanges(map, words);
+    if (!ranges.length || !value.length) { return false; }
+    var end = ranges[0][1], lastStart = value.length - 1, normalEnd = end;
+    if (map.segments !== null) {
+      lastStart = map.segments[map.segments.length - 1].start;
+      var next = 0;  // the first segment after the match
+      while (next < map.segments.length && map.segments[next].start < end) { next++; }
+      normalEnd = 0;
+      while (normalEnd < map.owner.length && map.owner[normalEnd] < next) { normalEnd++; }
+    }
+    if (end + SNIPPET_AFTER > lastStart) { return false; }
+    return Array.from(map.normalized.slice(normalEnd)).length >= longest;
   }
 
   window.BoardArchiveSearch.appendMarked = appendMarked;
@@ -841,7 +899,7 @@
     manifest.boards.forEach(function (b) { names[b[0]] = b[1]; });
     var slice = state.search.hits.slice(from, to);
     return Promise.all(slice.map(function (hit) {
-      return Promise.all([meta(hit.block, hit.position), hit.contents ? contents(hit.block, hit.position) : Promise.resolve(null)]);
+      return Promise.all([meta(hit.block, hit.position), hit.contents ? snippetContents(hit.block, hit.position, words) : Promise.resolve(null)]);
     })).then(function (loaded) {
       if (state.generation !== generation) { return; }
       loaded.forEach(function (pair) { if (pair[0]) { rows.appendChild(buildRow(pair[0], pair[1], words, names)); } });

@@ -129,7 +129,8 @@ struct SearchBlockPatch: Sendable {
                 for shard in first..<(first + count) {
                     let path = SearchRecordLayout.contentsShardId(blockId: previous.id, group: position / metaShardSize, shard: shard)
                     guard let pieces = shards.json("search/\(path).js") as? [[Any]] else { return nil }
-                    for piece in pieces where piece.count == 2 && (piece[0] as? Int) == position {
+                    // `[position, text]`, or `[position, text, 0]` for a piece cut where no clean place came.
+                    for piece in pieces where piece.count >= 2 && (piece[0] as? Int) == position {
                         guard let text = piece[1] as? String else { return nil }
                         contents += text
                         found += 1
