@@ -337,6 +337,7 @@
     this.cancelled = false;
     this.running = null;
     this.runStart = 0;
+    this.requestedStart = 0;
     this.budget = budgetBytes();
   }
 
@@ -410,6 +411,19 @@
    * fetched, likelySize() for the others): their metadata shards, and their contents shards when every word may be
    * in the contents (then verifying or showing the post reads them), named once the metadata is in. Each file that
    * comes in tells more (a size, contents shards), so the plan is made again. verify() reads the files in order. */
+  /* The bytes of every index file this run asked for, read or only fetched ahead (a file still coming in at
+   * likelySize()): fetching ahead never takes them past the run's budget, so a first query loads what it reads and
+   * at most one file more than its budget, whatever it fetched ahead and did not need. */
+  Search.prototype.requestedBytes = function () {
+    var total = 0;
+    for (var i = this.requestedStart; i < requestedIds.length; i++) {
+      var id = requestedIds[i];
+      total += fetched[id] ? fetched[id][1] : likelySize();
+    }
+    return total;
+  };
+  Search.prototype.mayFetchAhead = function () { return this.requestedBytes() + likelySize() <= this.budget; };
+
   Search.prototype.fetchAhead = function () {
     var self = this, block = this.block, blockIndex = this.blockIndex, contentsList = LAYOUT.postings.contents;
     if (this.cancelled || block === null) { return; }
@@ -439,7 +453,7 @@
         if (id === null) { spent += likelySize(); return; }
         counted[id] = true;
         spent += fetched[id] ? fetched[id][1] : likelySize();
-        if ((k < files.length || sure) && !fetched[id] && !waiting[id]) { fetchShard(id).then(replan); }
+        if ((k < files.length || sure) && !fetched[id] && !waiting[id] && self.mayFetchAhead()) { fetchShard(id).then(replan); }
       });
     }
     this.aheadUntil = i;
@@ -452,14 +466,14 @@
   var AHEAD_FILES = 8;
   Search.prototype.fetchBlocksAhead = function () {
     if (this.cancelled || !this.allowed) { return; }  // before the directory is read, the next step is the directory
-    var spent = loadedBytes - this.runStart, files = 0;
+    var self = this, spent = loadedBytes - this.runStart, files = 0;
     for (var b = this.blockIndex + 1; b < manifest.blocks.length && files < AHEAD_FILES; b++) {
       if (!this.allowed.has(blockNumber(manifest.blocks[b][0]))) { continue; }
       var ids = unreadIds(this.blockIds(b));
       if (spent > 0 && spent + ids.length * LAYOUT.estimates.postings > this.budget) { return; }
       ids.forEach(function (id) {
         spent += fetched[id] ? fetched[id][1] : likelySize();
-        if (!fetched[id] && !waiting[id]) { files++; fetchShard(id); }
+        if (!fetched[id] && !waiting[id] && self.mayFetchAhead()) { files++; fetchShard(id); }
       });
     }
   };
@@ -482,6 +496,7 @@
     this.count = count;
     this.paused = false;
     this.runStart = loadedBytes;
+    this.requestedStart = requestedIds.length;
     this.budget = budget || budgetBytes();
     this.running = this.step(count);
     return this.running;
