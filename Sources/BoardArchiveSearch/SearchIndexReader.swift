@@ -226,7 +226,8 @@ public final class SearchIndexReader {
     func contents(blockIndex: Int, position: Int, until enough: (ContentsProgress, Int) -> Bool) throws -> ContentsProgress {
         let key = blockIndex << 32 | position
         var progress: ContentsProgress
-        if let cached = contentsRead[key] {
+        // Taken out of the cache while it grows (put back on every path), so that appending a piece copies nothing.
+        if let cached = contentsRead.removeValue(forKey: key) {
             progress = cached
         } else {
             let record = try meta(blockIndex: blockIndex, position: position)
