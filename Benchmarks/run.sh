@@ -16,6 +16,8 @@
 # fixture dataset and crawls it from `fixture-api --latency-ms $CRAWL_LATENCY_MS` at concurrency 4 and 16.
 #
 # A night of 1 % new posts and 10 edits on one board (issue 26): BOARDS=1 SIZES=100000 SCENARIOS=night CRAWL_POSTS=0.
+# On tmpfs (OUT=/dev/shm/…), every hard link of the rebuild copies counts against the inode limit: at 1M posts (2 M
+# files) raise it first, e.g. `mount -o remount,nr_inodes=12000000 /dev/shm`.
 # Knobs (environment): SIZES, SEED (42), BOARDS (20), SCENARIOS (nothing new1pct edit10 gone10 nextday; also night), NOW (2026-01-15T12:00:00Z), HUGO_MAX_POSTS (100000),
 # REBUILD_MIN_POSTS (100000), SEARCH_MIN_POSTS (100000), CRAWL_POSTS (100000, 0 to skip), CRAWL_LATENCY_MS (20),
 # OUT (bench-out), RESULTS (Benchmarks/RESULTS.md; bench-out/RESULTS.md for --smoke), KEEP (1 keeps rebuild copies).

@@ -29,14 +29,16 @@ final class BuildContext: @unchecked Sendable {
     /// The previous site, if any.
     let previous: URL?
 
-    /// The boards of the store (step `store checks`).
-    var boards: [Board] = []
-    /// The boards the source deleted, with when they were last seen, when the site marks them (step `store checks`).
-    var goneBoards: [Int: Date] = [:]
-    /// The kept pictures each post shows (only posts with any), read once (step `store checks`).
-    var pictures: [Int: [PublishedImage]] = [:]
-    /// Every post's id, board, content hash and redaction, as one digest (step `store checks`).
-    var postsDigest = BuildDigest()
+    /// What the build reads of the archive as a whole before any step (in `prepare`).
+    let archive: ArchiveOverview
+    /// The boards of the store.
+    var boards: [Board] { archive.boards }
+    /// The boards the source deleted, with when they were last seen, when the site marks them.
+    var goneBoards: [Int: Date] { archive.goneBoards }
+    /// The kept pictures each post shows (only posts with any).
+    var pictures: [Int: [PublishedImage]] { archive.pictures }
+    /// Every post's id, board, content hash and redaction, as one digest.
+    var postsDigest: BuildDigest { archive.postsDigest }
     /// Whether the board, post and home pages and the feeds are what the previous build made (step `store checks`).
     var pagesUnchanged = false
     /// Every board's summary (step `board and post pages`).
@@ -54,8 +56,9 @@ final class BuildContext: @unchecked Sendable {
 
     init(
         configuration: BuildConfiguration, logger: Logger, progress: ProgressMeter, store: any ArchiveSnapshot, renderer: TemplateRenderer,
-        pages: PageContext, output: SiteOutput, publisher: SitePublisher, base: BuildDigest, previous: URL?
+        pages: PageContext, output: SiteOutput, publisher: SitePublisher, base: BuildDigest, previous: URL?, archive: ArchiveOverview
     ) {
+        self.archive = archive
         self.configuration = configuration
         self.logger = logger
         self.progress = progress

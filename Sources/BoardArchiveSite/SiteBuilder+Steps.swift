@@ -12,14 +12,10 @@ extension SiteBuilder {
         },
         BuildStep(name: "store checks", phase: .store) { context in
             let store = context.store
-            context.boards = try store.boards()
-            context.goneBoards = context.configuration.deletedPosts == .marked ? try store.goneBoards() : [:]
             try refuseShrinking(
                 previous: context.previous, manifest: context.output.previousManifest, boards: context.boards, store: store,
                 allowShrink: context.configuration.allowShrink)
             try refuseIdsBeyondRule(store: store)
-            context.pictures = try store.mediaUses()
-            context.postsDigest = try postsDigest(boards: context.boards, gone: context.goneBoards, pictures: context.pictures, store: store)
             context.pagesUnchanged = try keepPagesIfUnchanged(
                 posts: context.postsDigest, base: context.base, output: context.output, baseURL: context.configuration.baseURL, clock: context.clock)
             context.progress.update { $0.boards = context.boards.count }

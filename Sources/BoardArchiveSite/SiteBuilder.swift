@@ -9,10 +9,11 @@ import Logging
 // failures in its phase:
 //
 //   prepare              `SitePublisher.recover()` (a crashed build's journal), `checkOutput()` (marker guard), the
-//                        build state migrated out of an older site, the previous manifest read while the templates load,
-//                        the store's snapshot, the staging folder beside the output
+//                        build state migrated out of an older site, the previous manifest read while the templates load
+//                        and the store's snapshot gives its boards and the digest of its posts (``ArchiveOverview``),
+//                        the staging folder beside the output
 //   assets               `templates/assets/**` → `assets/**`
-//   store checks         boards, the refusals (a shrinking site, ids beyond the rule), the posts' digest, and whether the
+//   store checks         the refusals (a shrinking site, ids beyond the rule), and whether the
 //                        board, post and home pages and the feeds are unchanged as a whole
 //   board and post pages per board, boards side by side (streamed keys): board pages + post pages; side by side with
 //   + search             `SearchPhase` (its own steps: search blocks, directory, keyword matches, keyword pages)
@@ -82,6 +83,8 @@ public struct SiteBuilder: Sendable {
         renderer.noindex = configuration.noindex
         let pages = PageContext(strings: strings, clock: clock)
         let store = try openSnapshot(strings: strings)
+        // Read on this core while the previous manifest loads on another: at 1M posts each takes about a second.
+        let archive = try ArchiveOverview.read(from: store, marksDeleted: configuration.deletedPosts == .marked)
         let staging = try publisher.makeStagingDirectory()
         let flusher = WritebackFlusher()
         let output = SiteOutput(
@@ -94,7 +97,7 @@ public struct SiteBuilder: Sendable {
         let base = Self.baseDigest(renderer: renderer, configuration: configuration)
         let context = BuildContext(
             configuration: configuration, logger: logger, progress: progress, store: store, renderer: renderer, pages: pages, output: output,
-            publisher: publisher, base: base, previous: previous)
+            publisher: publisher, base: base, previous: previous, archive: archive)
         timer.lap("prepare")
         do {
             for step in Self.steps {

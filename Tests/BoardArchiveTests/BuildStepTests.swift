@@ -20,11 +20,13 @@ struct BuildStepTests {
         let renderer = try TemplateRenderer.load(from: SiteFixture.templatesDirectory, strings: strings, clock: configuration.clock)
         let staging = folder.appendingPathComponent("staging")
         try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
+        let store = try ArchiveStore.inMemory().snapshot()
         return BuildContext(
-            configuration: configuration, logger: Logger(label: "test"), progress: ProgressMeter(), store: try ArchiveStore.inMemory().snapshot(),
+            configuration: configuration, logger: Logger(label: "test"), progress: ProgressMeter(), store: store,
             renderer: renderer, pages: PageContext(strings: strings, clock: configuration.clock),
             output: SiteOutput(stagingDirectory: staging, previousDirectory: nil),
-            publisher: SitePublisher(outputDirectory: configuration.outputDirectory, force: false), base: BuildDigest(), previous: nil)
+            publisher: SitePublisher(outputDirectory: configuration.outputDirectory, force: false), base: BuildDigest(), previous: nil,
+            archive: try ArchiveOverview.read(from: store, marksDeleted: true))
     }
 
     /// Files declared by a step, counted from any thread.
