@@ -148,6 +148,30 @@ final class SiteOutput: @unchecked Sendable {
         return try !needsRendering(relativePath, digest: digest)
     }
 
+    /// Declares every path of `paths` (all of kind `kind`) kept from the previous build with the digest it had there, under
+    /// one lock and with one lookup a path; false, with nothing declared, when the previous build did not make one of them.
+    /// A kept search block declares its index files this way (about 2,000 a block, 950,000 at 1M posts).
+    func keepPrevious(all paths: [String], kind: BuildReport.FileKind) throws -> Bool {
+        for path in paths { try Self.checkPath(path, in: stagingDirectory) }
+        var rows: [Int] = []
+        rows.reserveCapacity(paths.count)
+        for path in paths {
+            guard let row = previousManifest.row(of: path) else { return false }
+            rows.append(row)
+        }
+        try lock.withLock {
+            if refusing { throw CancellationError() }
+            for (path, row) in zip(paths, rows) {
+                guard !declaredRows[row] else { throw duplicate(path) }
+                declaredRows[row] = true
+                report.files[kind, default: 0] += 1
+                previousPathsDeclared += 1
+                previousDigestsMatched += 1
+            }
+        }
+        return true
+    }
+
     /// Whether the previous build made `relativePath` from inputs with digest `digest`.
     func previousDigest(of relativePath: String) -> BuildDigest? {
         previousManifest.digest(of: relativePath)

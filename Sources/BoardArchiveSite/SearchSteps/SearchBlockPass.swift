@@ -1,4 +1,5 @@
 import BoardArchiveModel
+import BoardArchiveRender
 import BoardArchiveSearch
 import BoardArchiveStore
 import Foundation
@@ -106,7 +107,7 @@ struct SearchBlockPass {
         let records = loaded.compactMap { $0 }
         guard records.count == ids.count else { return false }
         for (record, digest) in records {
-            try keep(record, digest: digest)
+            guard try keep(record, digest: digest) else { throw missingFile(of: record) }
             boardsWithPosts.formUnion(record.boards.filter { names[$0] != nil })
         }
         try readRemoved(ids: removedIds, lookup: lookup)
@@ -134,12 +135,22 @@ struct SearchBlockPass {
         record.files.allSatisfy { output.previousDigest(of: $0) != nil }
     }
 
-    /// Keeps the block of `record` (its index files and terms) as the previous build made it.
-    private mutating func keep(_ record: SearchBlockRecord, digest: BuildDigest) throws {
-        for path in record.files { _ = try output.keepPrevious(path) }
+    /// Keeps the block of `record` (its index files and terms) as the previous build made it; false, with nothing
+    /// kept, when the previous build's manifest lacks one of its files.
+    private mutating func keep(_ record: SearchBlockRecord, digest: BuildDigest) throws -> Bool {
+        guard try output.keepPrevious(all: record.files, kind: .search) else { return false }
         _ = try output.keepPrevious(SearchBlockRecord.termsPath(of: record.id))
         blocks.append(SearchPhase.Block(id: record.id, digest: digest, record: record, kept: true))
         keptCount += 1
+        return true
+    }
+
+    /// The error of a record whose file was in the previous manifest when checked and is not when kept: cannot happen,
+    /// as the manifest does not change during a build.
+    private func missingFile(of record: SearchBlockRecord) -> BuildError {
+        BuildError(
+            phase: .search, reason: .underlying("a file of search block \(record.id) left the previous manifest during the build"),
+            location: SearchBlockRecord.recordPath(of: record.id))
     }
 
     /// The removed posts of the boards being built, as documents of the text the store still holds.
@@ -162,9 +173,8 @@ struct SearchBlockPass {
         let digest = digest(of: posts, id: id)
         let previous = prefetched.removeValue(forKey: id) ?? Self.previousRecord(of: id, in: output)
         if output.previousDigest(of: SearchBlockRecord.termsPath(of: id)) == digest, let previous, previous.postIds == posts.map(\.postId),
-            Self.hasPreviousFiles(previous, in: output)
-        {
             try keep(previous, digest: digest)
+        {
             return
         }
         try start((id, digest, posts, previous), lookup: lookup)
