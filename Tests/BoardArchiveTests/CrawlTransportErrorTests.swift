@@ -3,6 +3,7 @@ import BoardArchive
 import FixtureAPI
 import Foundation
 import NIOCore
+import NIOPosix
 import Testing
 
 @testable import BoardArchiveCrawl
@@ -49,14 +50,25 @@ struct CrawlTransportErrorTests {
     }
 
     @Test func aDroppedConnectionIsSaidSo() async throws {
-        let server = try await FixtureServer.start(
-            FixtureServerConfiguration(dataset: try FixtureDataset.bundledDemo(), faults: FixtureFaults(dropConnectionRate: 1)))
-        // Generous timeouts: the in-process server shares this process's threads with every other suite of the run,
-        // and a read timeout would hide the dropped connection this test is about.
-        let error = try await boardsError(at: server.baseURL.absoluteString, timeout: .seconds(60))
-        await server.stop()
+        // The server closes every connection as soon as a request arrives, on NIO's own event loop: no task of the
+        // cooperative pool stands between the request and the close, so other suites of the run cannot delay the drop
+        // until a read timeout hides it (as the in-process fixture server's handler could on a loaded 2-core machine).
+        let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(CloseOnRequest()) }
+            }
+            .bind(host: "127.0.0.1", port: 0).get()
+        let api = "http://127.0.0.1:\(try #require(server.localAddress?.port))/api/v2"
+        let error = try await boardsError(at: api)
+        try await server.close()
         let message = error?.localizedDescription ?? ""
-        #expect(message.contains("(the server closed the connection without answering at \(server.baseURL.absoluteString)/boards)"), "\(message)")
+        #expect(message.contains("(the server closed the connection without answering at \(api)/boards)"), "\(message)")
+    }
+
+    /// Closes its connection on the first bytes of a request, without answering.
+    final class CloseOnRequest: ChannelInboundHandler {
+        typealias InboundIn = ByteBuffer
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) { context.close(promise: nil) }
     }
 
     @Test func anUnknownHostIsSaidSo() async throws {
