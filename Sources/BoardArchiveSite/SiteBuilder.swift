@@ -9,9 +9,9 @@ import Logging
 // failures in its phase:
 //
 //   prepare              `SitePublisher.recover()` (a crashed build's journal), `checkOutput()` (marker guard), the
-//                        build state migrated out of an older site, the previous manifest read while the templates load
-//                        and the store's snapshot gives its boards and the digest of its posts (``ArchiveOverview``),
-//                        the staging folder beside the output
+//                        build state migrated out of an older site, the staging folder beside the output; then, at
+//                        once: the previous manifest loads on a task while the templates load and the store's
+//                        snapshot gives its boards and the digest of its posts (``ArchiveOverview``)
 //   assets               `templates/assets/**` → `assets/**`
 //   store checks         the refusals (a shrinking site, ids beyond the rule), and whether the
 //                        board, post and home pages and the feeds are unchanged as a whole

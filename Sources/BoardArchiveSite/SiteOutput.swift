@@ -152,13 +152,15 @@ final class SiteOutput: @unchecked Sendable {
     /// one lock and with one lookup a path; false, with nothing declared, when the previous build did not make one of them.
     /// A kept search block declares its index files this way (about 2,000 a block, 950,000 at 1M posts).
     func keepPrevious(all paths: [String], kind: BuildReport.FileKind) throws -> Bool {
-        for path in paths { try Self.checkPath(path, in: stagingDirectory) }
         var rows: [Int] = []
         rows.reserveCapacity(paths.count)
         for path in paths {
             guard let row = previousManifest.row(of: path) else { return false }
             rows.append(row)
         }
+        // Checked once every path is known to the previous build (a path it did not make sends the block to be encoded
+        // again, as a lookup per file did).
+        for path in paths { try Self.checkPath(path, in: stagingDirectory) }
         try lock.withLock {
             if refusing { throw CancellationError() }
             for (path, row) in zip(paths, rows) {
