@@ -247,4 +247,31 @@ struct PageInputTests {
             ListingPageInput(boardId: 1, boardName: "", pager: PagerInput(page: nil, window: []), rows: []).digest(base: Self.base)
                 != KeywordPageInput(keyword: "", pager: PagerInput(page: nil, window: []), rows: []).digest(base: Self.base))
     }
+
+    /// Lists of the plain values the encoder feeds at once, and the same values as `ContiguousArray`s, which it encodes
+    /// item by item through a container.
+    struct Lists: Encodable {
+        var ints: [Int] = [3, -1, 0]
+        var texts: [String] = ["서울", "", "a b"]
+        var flags: [Bool] = [true, false]
+        var words: [UInt64] = [UInt64.max, 7]
+        var optionals: [Int?] = [nil, 5, nil]
+        var nested: [[Int]]? = [[1], []]
+    }
+    struct ItemByItem: Encodable {
+        var ints: ContiguousArray<Int> = [3, -1, 0]
+        var texts: ContiguousArray<String> = ["서울", "", "a b"]
+        var flags: ContiguousArray<Bool> = [true, false]
+        var words: ContiguousArray<UInt64> = [UInt64.max, 7]
+        var optionals: ContiguousArray<Int?> = [nil, 5, nil]
+        var nested: ContiguousArray<ContiguousArray<Int>>? = [[1], []]
+    }
+
+    @Test("a list of plain values fed at once gives the words of its items one by one")
+    func listsAtOnceAreItemByItem() {
+        #expect(DigestEncoder.digest(of: Lists(), base: Self.base) == DigestEncoder.digest(of: ItemByItem(), base: Self.base))
+        var changed = Lists()
+        changed.optionals = [nil, 5, 0]
+        #expect(DigestEncoder.digest(of: changed, base: Self.base) != DigestEncoder.digest(of: ItemByItem(), base: Self.base))
+    }
 }
