@@ -24,7 +24,7 @@ struct SiteManifest: Sendable, Equatable {
     private let rowDigests: [BuildDigest]
     /// Path → row: one table of the paths, whose rows a build marks as it declares them (``SiteOutput``) instead of
     /// filling a second table of every path (at a million posts, filling it was a tenth of a night's rebuild).
-    private let rows: [String: Int]
+    private let rows: ManifestRows
     /// Whether ``paths`` are in UTF-8 order: read from a file that listed them so (``load(from:)``). The next manifest is
     /// then written in this order, merged with the new paths, instead of sorting every path again.
     let isSorted: Bool
@@ -37,10 +37,18 @@ struct SiteManifest: Sendable, Equatable {
             postPageCount: digests.keys.count { Self.isPostPage($0.utf8) })
     }
 
-    private init(paths: [String], digests: [BuildDigest], rows: [String: Int]?, isSorted: Bool, postPageCount: Int) {
+    private init(paths: [String], digests: [BuildDigest], rows: ManifestRows?, isSorted: Bool, postPageCount: Int) {
         self.paths = paths
         self.rowDigests = digests
-        self.rows = rows ?? Dictionary(uniqueKeysWithValues: zip(paths, paths.indices))
+        self.rows =
+            rows
+            ?? {
+                var rows = ManifestRows(capacity: paths.count)
+                for (row, path) in paths.enumerated() {
+                    _ = Self.withBytes(of: path) { bytes in rows.insert(row, hash: ManifestRows.hash(bytes)) { Self.path(paths[$0], is: bytes) } }
+                }
+                return rows
+            }()
         self.isSorted = isSorted
         self.postPageCount = postPageCount
     }
@@ -52,8 +60,21 @@ struct SiteManifest: Sendable, Equatable {
     /// The row of `path`, or nil when the manifest does not list it byte for byte: Swift compares strings by canonical
     /// equivalence, and a file name in another Unicode normalisation is another file.
     func row(of path: String) -> Int? {
-        guard let row = rows[path], paths[row].utf8.elementsEqual(path.utf8) else { return nil }
-        return row
+        Self.withBytes(of: path) { bytes in rows.row(hash: ManifestRows.hash(bytes)) { Self.path(paths[$0], is: bytes) } }
+    }
+
+    /// Runs `body` on the UTF-8 bytes of `path` (in place for a native string).
+    private static func withBytes<T>(of path: String, _ body: (UnsafeRawBufferPointer) -> T) -> T {
+        if let result = path.utf8.withContiguousStorageIfAvailable({ body(UnsafeRawBufferPointer($0)) }) { return result }
+        return Array(path.utf8).withUnsafeBytes(body)
+    }
+
+    /// Whether `path` is `bytes`, byte for byte.
+    private static func path(_ path: String, is bytes: UnsafeRawBufferPointer) -> Bool {
+        withBytes(of: path) { own in
+            guard own.count == bytes.count, let start = own.baseAddress, let other = bytes.baseAddress else { return own.count == bytes.count }
+            return memcmp(start, other, bytes.count) == 0
+        }
     }
 
     /// The digest of the path at `row`.
@@ -63,7 +84,7 @@ struct SiteManifest: Sendable, Equatable {
     func digest(of path: String) -> BuildDigest? { row(of: path).map { rowDigests[$0] } }
 
     /// Path → digest, as one table (made on each call: for tests and the one-time migration of an old site's state).
-    var digests: [String: BuildDigest] { rows.mapValues { rowDigests[$0] } }
+    var digests: [String: BuildDigest] { Dictionary(zip(paths, rowDigests), uniquingKeysWith: { first, _ in first }) }
 
     /// Whether `path` is a post page's: `posts/`, a name without `/`, `.html`.
     private static func isPostPage(_ path: some BidirectionalCollection<UInt8>) -> Bool {
@@ -89,8 +110,7 @@ struct SiteManifest: Sendable, Equatable {
             let newline = UInt8(ascii: "\n")
             var lineCount = 0
             for byte in bytes where byte == newline { lineCount += 1 }
-            var rows: [String: Int] = [:]
-            rows.reserveCapacity(lineCount)
+            var rows = ManifestRows(capacity: lineCount)
             var paths: [String] = []
             paths.reserveCapacity(lineCount)
             var digests: [BuildDigest] = []
@@ -120,10 +140,10 @@ struct SiteManifest: Sendable, Equatable {
                 if isSorted, !paths.isEmpty, !Bytes.precedes(previousPath, pathBytes) { isSorted = false }
                 previousPath = pathBytes
                 if Self.isPostPage(pathBytes) { postPageCount += 1 }
-                let path = String(decoding: pathBytes, as: UTF8.self)
                 // A path listed twice: not a manifest this version wrote.
-                guard rows.updateValue(paths.count, forKey: path) == nil else { return nil }
-                paths.append(path)
+                let raw = UnsafeRawBufferPointer(pathBytes)
+                guard rows.insert(paths.count, hash: ManifestRows.hash(raw), unless: { Self.path(paths[$0], is: raw) }) else { return nil }
+                paths.append(String(decoding: pathBytes, as: UTF8.self))
                 digests.append(digest)
             }
             guard !isFirst else { return nil }

@@ -127,6 +127,36 @@ struct SiteManifestWriteTests {
         #expect(SiteManifest.load(from: folder) == manifest)
     }
 
+    @Test func everyPathFindsItsRowByteForByteAndNoOtherPathDoes() throws {
+        // Lengths 1 to 24 (the table hashes eight bytes at a time, then the tail), and 20,000 posts' pages.
+        let short = (1...24).map { String(repeating: "a", count: $0) }
+        let named = ["keywords/서울.html", "boards/\u{D55C}.html"] + (0..<20_000).map { "posts/\($0).html" }
+        let paths = short + named
+        let manifest = SiteManifest(digests: Dictionary(uniqueKeysWithValues: paths.enumerated().map { ($1, Self.digest($0)) }))
+        for (index, path) in paths.enumerated() {
+            #expect(manifest.digest(of: path) == Self.digest(index), "\(path)")
+            #expect(manifest.row(of: path).map { manifest.paths[$0] } == path)
+        }
+        // The same name decomposed (NFD) is another file; so is a prefix, a longer name, or one never listed.
+        #expect(manifest.row(of: "boards/\u{1112}\u{1161}\u{11AB}.html") == nil)
+        #expect("boards/\u{1112}\u{1161}\u{11AB}.html" == "boards/\u{D55C}.html")
+        for absent in ["posts/20000.html", "posts/1.htm", "posts/1.html ", String(repeating: "a", count: 25), "", "keywords/서울"] {
+            #expect(manifest.row(of: absent) == nil, "\(absent)")
+        }
+        // Read back from its file, the same; a line listed twice makes the file one this version did not write.
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent(SiteManifest.fileName)
+        try manifest.write(to: url)
+        let loaded = try #require(SiteManifest.load(from: folder))
+        #expect(paths.allSatisfy { loaded.digest(of: $0) == manifest.digest(of: $0) })
+        #expect(loaded.row(of: "posts/20000.html") == nil)
+        let text = try String(contentsOf: url, encoding: .utf8)
+        let last = try #require(text.split(separator: "\n").last)
+        try Data((text + last + "\n").utf8).write(to: url)
+        #expect(SiteManifest.load(from: folder) == nil)
+    }
+
     @Test func aManifestWrittenAfterAnotherKeepsPathOrderWithPathsAddedAndRemoved() throws {
         let digest = Self.digest
         let folder = try Self.folder()
