@@ -74,6 +74,15 @@ struct SearchBlockRecordTests {
         #expect(SearchBlockRecord(id: "n0", data: Data("v2\n".utf8)) == nil)
     }
 
+    @Test func hashesReadAsTheStoresHexOrAsAHashOfOtherText() throws {
+        let others = ["xyz", "0123456789ABCDEF", "0123456789abcdeg", "0123456789abcdef0", "00000000000000f"]
+        let text =
+            "v1\nbuckets 4\nfiles \nids 1,2,3,4,5,6,7\ncreated 1,2,3,4,5,6,7\nboards 1,1,1,1,1,1,1\n"
+            + "hashes 00000000000000ff,cbf29ce484222325,\(others.joined(separator: ","))\n"
+        let record = try #require(SearchBlockRecord(id: "n0", data: Data(text.utf8)))
+        #expect(record.hashes == [255, 0xcbf2_9ce4_8422_2325] + others.map { ContentHash.key($0.utf8) })
+    }
+
     @Test func contentHashKeysAreTheStoresHexOrAHashOfOtherText() {
         #expect(ContentHash.key("00000000000000ff".utf8) == 255)
         #expect(ContentHash.key("cbf29ce484222325".utf8) == 0xcbf2_9ce4_8422_2325)
