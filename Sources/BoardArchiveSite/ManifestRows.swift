@@ -1,3 +1,5 @@
+import BoardArchiveModel
+
 /// Path → row of a ``SiteManifest``, by the path's UTF-8 bytes: an open-addressing table of row numbers, each slot with
 /// 32 bits of its path's hash beside the row, so that a probe compares bytes only when the hash bits agree.
 ///
@@ -9,6 +11,9 @@ struct ManifestRows: Sendable {
     /// `hash bits << 32 | row + 1`; 0 is an empty slot.
     private var slots: [UInt64]
     private let mask: Int
+    /// How many rows the table was made for, and holds.
+    let capacity: Int
+    private(set) var count = 0
 
     /// An empty table for up to `capacity` rows.
     init(capacity: Int) {
@@ -16,25 +21,18 @@ struct ManifestRows: Sendable {
         while size < capacity * 2 { size <<= 1 }
         slots = [UInt64](repeating: 0, count: size)
         mask = size - 1
+        self.capacity = capacity
     }
 
-    /// The hash of a path's bytes: eight bytes at a time, each word mixed by a multiply and an xor-shift.
+    /// The hash of a path's bytes: read as ``Bytes/forEachWord(of:_:)`` reads them, each word mixed by a multiply and an
+    /// xor-shift.
     static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
         var hash: UInt64 = 0x9e37_79b9_7f4a_7c15 ^ UInt64(bytes.count)
-        var offset = 0
-        while offset + 8 <= bytes.count {
-            hash = (hash ^ bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* 0xff51_afd7_ed55_8ccd
+        Bytes.forEachWord(of: bytes) { word in
+            hash = (hash ^ word) &* 0xff51_afd7_ed55_8ccd
             hash ^= hash >> 32
-            offset += 8
         }
-        var tail: UInt64 = 0
-        var shift: UInt64 = 0
-        while offset < bytes.count {
-            tail |= UInt64(bytes[offset]) << shift
-            shift += 8
-            offset += 1
-        }
-        hash = (hash ^ tail) &* 0xc4ce_b9fe_1a85_ec53
+        hash = hash &* 0xc4ce_b9fe_1a85_ec53
         return hash ^ (hash >> 29)
     }
 
@@ -53,12 +51,15 @@ struct ManifestRows: Sendable {
     /// Adds `row` for a path of hash `hash`; false, with nothing added, when a row for which `isPath` holds is there.
     mutating func insert(_ row: Int, hash: UInt64, unless isPath: (Int) -> Bool) -> Bool {
         precondition(row < Int(UInt32.max), "a manifest holds fewer than 4 G paths")
+        // Half the slots stay empty, so that a probe ends soon (and always ends).
+        precondition(count < capacity, "a table of manifest rows holds at most the rows it was made for")
         let tag = hash >> 32
         var slot = Int(truncatingIfNeeded: hash) & mask
         while true {
             let entry = slots[slot]
             if entry == 0 {
                 slots[slot] = tag << 32 | UInt64(row + 1)
+                count += 1
                 return true
             }
             if entry >> 32 == tag, isPath(Int(entry & 0xFFFF_FFFF) - 1) { return false }

@@ -112,7 +112,7 @@ struct PostPageInput: PageInput, Equatable {
     var versions: [VersionInput] = []
     var editedSeconds: Int? = nil
     /// The kept pictures its text shows (address, content hash, size): a picture kept later re-renders the page. Nil
-    /// when none (not encoded at all: most posts show none).
+    /// when none (most posts show none): the encoder then feeds its one "absent" word, as for any nil.
     var pictures: [PublishedImage]? = nil
 
     init(
@@ -175,17 +175,32 @@ struct TombstoneInput: PageInput, Equatable {
 /// A row of a keyword page: the post, or its place when a takedown removed it (``removed``), with its board's name and
 /// whether it is from today.
 struct KeywordRowInput: Equatable {
-    var postId: Int
-    var removed: Bool
-    var contentHash: UInt64? = nil
-    var boardName: String? = nil
-    var isToday: Bool? = nil
+    let postId: Int
+    let removed: Bool
+    /// The shown post's content hash, board name and whether it is from today: 0, "" and false for a removed row (whose
+    /// page shows none of them), set only by ``removed(postId:)``.
+    let contentHash: UInt64
+    let boardName: String
+    let isToday: Bool
+
+    /// A shown post's row.
+    init(postId: Int, contentHash: UInt64, boardName: String, isToday: Bool) {
+        (self.postId, removed, self.contentHash, self.boardName, self.isToday) = (postId, false, contentHash, boardName, isToday)
+    }
+
+    /// The place of a post a takedown removed.
+    static func removed(postId: Int) -> KeywordRowInput { KeywordRowInput(removedPostId: postId) }
+
+    private init(removedPostId: Int) {
+        (postId, removed, contentHash, boardName, isToday) = (removedPostId, true, 0, "", false)
+    }
 }
 
 /// A keyword's result page (front or archive page).
 ///
 /// Its rows are held a list per field, as a listing page's (``ListingPageInput``): 58,000 pages at 1M posts. A removed
-/// row's hash, board name and flag are 0, "" and false (its `removed` entry tells it apart).
+/// row's hash, board name and flag are 0, "" and false (``KeywordRowInput/removed(postId:)``; its `removed` entry tells
+/// it apart).
 struct KeywordPageInput: PageInput, Equatable {
     static let kind = "keyword"
     var keyword: String
@@ -200,9 +215,9 @@ struct KeywordPageInput: PageInput, Equatable {
         (self.keyword, self.pager) = (keyword, pager)
         postIds = rows.map(\.postId)
         removed = rows.map(\.removed)
-        contentHashes = rows.map { $0.contentHash ?? 0 }
-        boardNames = rows.map { $0.boardName ?? "" }
-        today = rows.map { $0.isToday ?? false }
+        contentHashes = rows.map(\.contentHash)
+        boardNames = rows.map(\.boardName)
+        today = rows.map(\.isToday)
     }
 }
 

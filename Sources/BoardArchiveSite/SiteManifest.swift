@@ -93,7 +93,11 @@ struct SiteManifest: Sendable, Equatable {
             && !(path.dropFirst(6).contains(UInt8(ascii: "v")) && SitePaths.isVersion(String(decoding: Array(path), as: UTF8.self)))
     }
 
-    static func == (lhs: SiteManifest, rhs: SiteManifest) -> Bool { lhs.digests == rhs.digests }
+    /// Whether both list the same paths, byte for byte, with the same digests (in any order). Not ``digests``: a
+    /// dictionary of strings would take a name spelled in NFC and in NFD (two files) for one.
+    static func == (lhs: SiteManifest, rhs: SiteManifest) -> Bool {
+        lhs.count == rhs.count && lhs.paths.indices.allSatisfy { row in rhs.digest(of: lhs.paths[row]) == lhs.rowDigests[row] }
+    }
 
     /// Reads the manifest of the state folder `directory`; nil when there is none or it is not one this version wrote.
     static func load(from directory: URL) -> SiteManifest? {

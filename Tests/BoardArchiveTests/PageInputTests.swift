@@ -178,8 +178,8 @@ struct PageInputTests {
         let sample = KeywordPageInput(
             keyword: "서울", pager: Self.archivePager,
             rows: [
-                KeywordRowInput(postId: 5, removed: false, contentHash: 77, boardName: "공지", isToday: false),
-                KeywordRowInput(postId: 6, removed: true),
+                KeywordRowInput(postId: 5, contentHash: 77, boardName: "공지", isToday: false),
+                KeywordRowInput.removed(postId: 6),
             ])
         let result = try Self.unchangedDigests(sample)
         #expect(result.paths == [])

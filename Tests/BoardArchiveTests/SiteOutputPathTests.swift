@@ -166,6 +166,29 @@ struct SiteManifestWriteTests {
         #expect(SiteManifest.load(from: folder) == nil)
     }
 
+    @Test func oneNameInNFCAndInNFDIsTwoRowsAndManifestsCompareThemApart() throws {
+        let (composed, decomposed) = ("boards/\u{D55C}.html", "boards/\u{1112}\u{1161}\u{11AB}.html")
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func load(_ lines: [(String, Int)]) throws -> SiteManifest {
+            let body = lines.map { "\(Self.digest($0.1)) \($0.0)\n" }.joined()
+            try Data((SiteManifest.header + "\n" + body).utf8).write(to: folder.appendingPathComponent(SiteManifest.fileName))
+            return try #require(SiteManifest.load(from: folder))
+        }
+        let both = try load([(decomposed, 1), (composed, 2)])
+        #expect(both.count == 2)
+        #expect(both.row(of: composed).map { both.paths[$0] } == composed)
+        #expect(both.row(of: decomposed).map { both.paths[$0] } == decomposed)
+        #expect(both.digest(of: composed) == Self.digest(2))
+        #expect(both.digest(of: decomposed) == Self.digest(1))
+        // Equal only to a manifest of the same bytes and digests: not to one that swaps the digests, nor to one listing
+        // the composed name twice's worth of rows under another path.
+        #expect(both == (try load([(decomposed, 1), (composed, 2)])))
+        #expect(both != (try load([(decomposed, 2), (composed, 1)])))
+        #expect(both != (try load([(composed, 2), ("boards/other.html", 1)])))
+        #expect(both != (try load([(composed, 2)])))
+    }
+
     @Test func aManifestWrittenAfterAnotherKeepsPathOrderWithPathsAddedAndRemoved() throws {
         let digest = Self.digest
         let folder = try Self.folder()

@@ -93,15 +93,7 @@ public struct BuildDigest: Sendable, Hashable, CustomStringConvertible {
     @inlinable
     mutating func feed(_ bytes: UnsafeRawBufferPointer) {
         feedWord(UInt64(bytes.count))
-        var offset = 0
-        while offset + 8 <= bytes.count {
-            feedWord(UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)))
-            offset += 8
-        }
-        guard offset < bytes.count else { return }
-        var tail: UInt64 = 0
-        for index in offset..<bytes.count { tail |= UInt64(bytes[index]) << UInt64(8 * (index - offset)) }
-        feedWord(tail)
+        Bytes.forEachWord(of: bytes) { feedWord($0) }
     }
 
     /// Adds a string (length-prefixed).

@@ -6,6 +6,21 @@
 
 /// Byte-level pieces the search code shares: a substring search, the FNV-1a hash and UTF-8 order.
 public enum Bytes {
+    /// Calls `body` with `bytes` eight at a time, as little-endian words, the last one zero-padded: how the build's
+    /// digests (``BuildDigest``) and the manifest's table of paths read bytes.
+    @inlinable @inline(__always)
+    public static func forEachWord(of bytes: UnsafeRawBufferPointer, _ body: (UInt64) -> Void) {
+        var offset = 0
+        while offset + 8 <= bytes.count {
+            body(UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)))
+            offset += 8
+        }
+        guard offset < bytes.count else { return }
+        var tail: UInt64 = 0
+        for index in offset..<bytes.count { tail |= UInt64(bytes[index]) << UInt64(8 * (index - offset)) }
+        body(tail)
+    }
+
     /// The first eight UTF-8 bytes of `text`, big-endian, zero-padded: a smaller prefix means an earlier text in
     /// ``utf8Precedes(_:_:)``'s order; equal prefixes say nothing (the texts may differ after eight bytes, or in trailing
     /// U+0000).

@@ -131,9 +131,9 @@ struct KeywordPageWriter: Sendable {
                     keyword: results.keyword.text, pager: listing.pager(of: page.archivePage),
                     rows: page.range.map { row in
                         results.removed[row]
-                            ? KeywordRowInput(postId: results.postIds[row], removed: true)
+                            ? KeywordRowInput.removed(postId: results.postIds[row])
                             : KeywordRowInput(
-                                postId: results.postIds[row], removed: false, contentHash: results.hashes[row],
+                                postId: results.postIds[row], contentHash: results.hashes[row],
                                 boardName: boardNames[results.boards[row]] ?? "",
                                 isToday: pages.clock.isToday(Date(timeIntervalSince1970: TimeInterval(results.created[row]))))
                     })
