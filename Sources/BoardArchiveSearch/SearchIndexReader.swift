@@ -118,8 +118,16 @@ public final class SearchIndexReader {
             paused = true
             return true
         }
-        let tokens = plans.flatMap(\.tokens)
-        let blockTokens = tokens + (boardId.map { [SearchTokenizer.boardToken($0)] } ?? [])
+        // Per token, its positions in the blocks that read it and how many blocks: a long word reads its rarest few
+        // tokens once a block has been read (``readTokens(of:seen:)``).
+        var seen: [String: (positions: Int, blocks: Int)] = [:]
+        func readPlans() -> [SearchQueryPlan] {
+            plans.map { plan in
+                var read = plan
+                read.tokens = Self.readTokens(of: plan, seen: seen)
+                return read
+            }
+        }
         if !plans.isEmpty {
             // Blocks are searched one after another while each gives hits (the words are common: nearly every block
             // holds them). Once a block gives none, the directory names the blocks that hold every token of every
@@ -132,6 +140,8 @@ public final class SearchIndexReader {
                     stoppedEarly = true
                     break
                 }
+                let plans = readPlans()
+                let tokens = plans.flatMap(\.tokens)
                 if blockIndex >= 1, allowed == nil, hits.count == hitsBeforeBlock {
                     if overBudget(bytes: unloaded(tokens.map(directoryPath(of:))) * SearchRecordLayout.FileKind.directory.estimate) { break }
                     for plan in plans {
@@ -142,9 +152,14 @@ public final class SearchIndexReader {
                     }
                 }
                 if let allowed, !allowed.contains(SearchIndexBuilder.blockNumber(block.id)) { continue }
+                let blockTokens = tokens + (boardId.map { [SearchTokenizer.boardToken($0)] } ?? [])
                 let postingFiles = unloaded(blockTokens.map { postingPath(of: $0, blockIndex: blockIndex) })
                 if overBudget(bytes: postingFiles * SearchRecordLayout.FileKind.postings.estimate) { break }
                 let matcher = try BlockMatcher(reader: self, block: block, plans: plans, target: target, boardId: boardId)
+                for (token, count) in matcher.tokenCounts {
+                    let before = seen[token] ?? (0, 0)
+                    seen[token] = (before.positions + count, before.blocks + 1)
+                }
                 hitsBeforeBlock = hits.count
                 for position in matcher.candidates {
                     if let limit, hits.count >= limit {
@@ -167,6 +182,25 @@ public final class SearchIndexReader {
             newlyLoadedBytes = 0
         }
         return Outcome(hits: hits, stoppedEarly: stoppedEarly, paused: paused, loadedPaths: newlyLoaded, loadedBytes: newlyLoadedBytes)
+    }
+
+    /// The tokens a run reads for `plan` once every one of them has been read in a block: the
+    /// ``SearchRecordLayout/tokensPerWord`` rarest by positions per block read (`seen`: positions, blocks), then by
+    /// their UTF-16 code units, as `search.js`'s `wordTokens` orders them; all of them for an exact word, a word of few
+    /// tokens, or before a block has read them all.
+    static func readTokens(of plan: SearchQueryPlan, seen: [String: (positions: Int, blocks: Int)]) -> [String] {
+        let keep = SearchRecordLayout.tokensPerWord
+        guard !plan.exact, plan.tokens.count > keep else { return plan.tokens }
+        var rated: [(token: String, positions: Int, blocks: Int)] = []
+        for token in plan.tokens {
+            guard let counts = seen[token] else { return plan.tokens }
+            rated.append((token, counts.positions, counts.blocks))
+        }
+        rated.sort { lhs, rhs in
+            let (left, right) = (lhs.positions * rhs.blocks, rhs.positions * lhs.blocks)
+            return left != right ? left < right : lhs.token.utf16.lexicographicallyPrecedes(rhs.token.utf16)
+        }
+        return rated.prefix(keep).map(\.token)
     }
 
     /// The positions (ascending) of the block `blockId` whose posts match every word of `query` in `target`: what

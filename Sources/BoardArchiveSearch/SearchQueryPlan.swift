@@ -30,6 +30,8 @@ extension SearchIndexReader {
         let candidateSets: [[Set<Int>]]
         /// The positions that may match every word, newest first.
         let candidates: [Int]
+        /// Per token read, its positions in the target's fields (what ``SearchIndexReader/readTokens(of:seen:)`` rates).
+        let tokenCounts: [String: Int]
 
         init(reader: SearchIndexReader, block: Block, plans: [SearchQueryPlan], target: SearchTarget, boardId: Int?) throws {
             self.reader = reader
@@ -45,9 +47,11 @@ extension SearchIndexReader {
             }
             var sets: [[Set<Int>]] = []
             var combined: Set<Int>? = boardPositions
+            var counts: [String: Int] = [:]
             for plan in plans {
                 var perField = [Set<Int>](repeating: [], count: 3)
                 let lists = try plan.tokens.map { try reader.postingLists(of: $0, blockIndex: blockIndex) }
+                for (token, list) in zip(plan.tokens, lists) { counts[token] = fields.reduce(0) { $0 + list[$1.rawValue].count } }
                 for field in fields {
                     var set: Set<Int>? = nil
                     for list in lists {
@@ -62,6 +66,7 @@ extension SearchIndexReader {
             }
             candidateSets = sets
             candidates = (combined ?? []).sorted(by: >)
+            tokenCounts = counts
         }
 
         /// Whether the post at `position` matches every word: `nil` when not, else whether its contents may hold a word.

@@ -5,7 +5,8 @@
 ///
 /// ```json
 /// "layout": {"meta": {"postId": 0, …, "contentsCount": 11}, "postings": {"title": 0, "contents": 1, "writer": 2},
-///            "budget": 112000, "estimates": {"directory": 3500, "postings": 2500, "meta": 950, "contents": 1900}}
+///            "budget": 112000, "tokensPerWord": 2,
+///            "estimates": {"directory": 3500, "postings": 2500, "meta": 950, "contents": 1900}}
 /// ```
 package enum SearchRecordLayout {
     /// The fields of a post's metadata record, in the record's order.
@@ -29,6 +30,12 @@ package enum SearchRecordLayout {
     /// With the manifest and the rows of the first page, a first query stays under 150 kB on 100,000 posts
     /// (measured in `Benchmarks/search/RESULTS.md`).
     static let byteBudget = 112_000
+
+    /// How many of a long word's bigrams a search reads once it has read a block: the rarest, by their positions per
+    /// block read so far (``SearchIndexReader/readTokens(of:seen:)``, `wordTokens` in `search.js`). Any of a word's
+    /// bigrams is in every post holding the word, and a word of three or more code points is verified in the text, so
+    /// the answer is the same; a block then costs a long word two posting shards instead of one per bigram.
+    package static let tokensPerWord = 2
 
     /// The kinds of index file a step of a search may read, each with what a file of its kind not loaded yet is
     /// expected to weigh (``estimate``).
@@ -60,6 +67,7 @@ package enum SearchRecordLayout {
             ("meta", .object(Meta.allCases.map { ("\($0)", .int($0.rawValue)) })),
             ("postings", .object(SearchField.allCases.map { ("\($0)", .int($0.rawValue)) })),
             ("budget", .int(byteBudget)),
+            ("tokensPerWord", .int(tokensPerWord)),
             ("estimates", .object(FileKind.allCases.map { ("\($0)", .int($0.estimate)) })),
         ])
     }

@@ -42,6 +42,27 @@ import Testing
         #expect(plan.first?.exact == exact)
     }
 
+    @Test func aLongWordReadsItsRarestTokensOnceEachHasBeenRead() throws {
+        let plan = try #require(SearchQueryPlan.plans(for: "release").first)
+        #expect(plan.tokens.count == 6)
+        #expect(SearchRecordLayout.tokensPerWord == 2)
+        // Before a block has read every token: all of them.
+        var seen = Dictionary(uniqueKeysWithValues: plan.tokens.dropLast().map { ($0, (positions: 50, blocks: 1)) })
+        #expect(SearchIndexReader.readTokens(of: plan, seen: seen) == plan.tokens)
+        // Then the two with the fewest positions per block read: "as" in 3 of 2 blocks (1.5 a block) is rarer than
+        // "le" in 2 of 1; "el" and "ea" tie at 4 a block and go by their UTF-16 code units.
+        seen = ["re": (90, 1), "el": (8, 2), "le": (2, 1), "ea": (4, 1), "as": (3, 2), "se": (40, 1)]
+        #expect(SearchIndexReader.readTokens(of: plan, seen: seen) == ["as", "le"])
+        seen["le"] = (9, 1)
+        #expect(SearchIndexReader.readTokens(of: plan, seen: seen) == ["as", "ea"])
+        // An exact word (its one posting list answers it) and a word of two bigrams read every token.
+        for word in ["서울", "abc"] {
+            let short = try #require(SearchQueryPlan.plans(for: word).first)
+            let counts = Dictionary(uniqueKeysWithValues: short.tokens.map { ($0, (positions: 1, blocks: 1)) })
+            #expect(SearchIndexReader.readTokens(of: short, seen: counts) == short.tokens)
+        }
+    }
+
     @Test func bucketsAreStableAndInRange() {
         // FNV-1a of the UTF-8 bytes; search.js computes the same numbers (pinned here).
         #expect(SearchTokenizer.bucket(of: "", count: 1 << 30) == Int(0x811C_9DC5 & ((1 << 30) - 1)))

@@ -273,7 +273,12 @@
     });
     var boardList = board ? postingLists(blockIndex, FORMAT.boardToken + board) : Promise.resolve(null);
     return Promise.all([Promise.all(tokenLists), boardList]).then(function (results) {
-      var perWord = results[0], combined = results[1] ? results[1][0] : null;
+      var perWord = results[0], combined = results[1] ? results[1][0] : null, counts = Object.create(null);
+      perWord.forEach(function (lists, w) {
+        lists.forEach(function (list, t) {
+          counts[plans[w].tokens[t]] = fields.reduce(function (sum, field) { return sum + list[field].length; }, 0);
+        });
+      });
       var sets = perWord.map(function (lists) {
         var perField = [];
         for (var f = 0; f < postingCount(); f++) { perField.push(new Set()); }
@@ -290,7 +295,7 @@
         combined = combined === null ? Array.from(union) : combined.filter(function (x) { return union.has(x); });
         return perField;
       });
-      return { sets: sets, candidates: (combined || []).sort(function (a, b) { return b - a; }) };
+      return { sets: sets, candidates: (combined || []).sort(function (a, b) { return b - a; }), counts: counts };
     });
   }
 
@@ -321,6 +326,7 @@
   /* A running search: finds hits in listing order, as many as asked, resuming where it stopped. */
   function Search(query, target, board) {
     this.plans = queryWords(query).map(plan);
+    this.seen = Object.create(null);  // token → [its positions in the blocks that read it, how many blocks] (wordTokens)
     this.fields = (TARGET_FIELDS[target] || TARGET_FIELDS.all).map(function (name) { return LAYOUT.postings[name]; });
     this.board = board;
     this.hits = [];
@@ -367,9 +373,27 @@
     });
   }
 
+  /* The tokens a step reads for a word of many: all of them until a block has been read, then the
+   * `layout.tokensPerWord` rarest in the blocks read so far (the fewest positions in the searched fields). Any of a word's bigrams is in
+   * every post that holds the word, and a word of three or more code points is verified in the text, so a subset
+   * finds the same matches; reading the rarest few costs a block a third of the posting shards of a long word. */
+  Search.prototype.wordTokens = function (p) {
+    var seen = this.seen, keep = LAYOUT.tokensPerWord;
+    if (p.exact || p.tokens.length <= keep || !p.tokens.every(function (t) { return seen[t] !== undefined; })) { return p.tokens; }
+    // Rarest by positions per block read (compared crosswise, in integers, as SearchIndexReader compares them), then
+    // by the tokens' UTF-16 code units.
+    return p.tokens.slice().sort(function (a, b) {
+      return seen[a][0] * seen[b][1] - seen[b][0] * seen[a][1] || (a < b ? -1 : a > b ? 1 : 0);
+    }).slice(0, keep);
+  };
+  /* The plans as a step reads them (wordTokens). */
+  Search.prototype.readPlans = function () {
+    var self = this;
+    return this.plans.map(function (p) { return { word: p.word, tokens: self.wordTokens(p), exact: p.exact }; });
+  };
   Search.prototype.tokens = function () {
     var tokens = [];
-    this.plans.forEach(function (p) { tokens = tokens.concat(p.tokens); });
+    this.readPlans().forEach(function (p) { tokens = tokens.concat(p.tokens); });
     return tokens;
   };
 
@@ -516,7 +540,11 @@
         return self.step(count);
       }
       if (self.overBudget(unloaded(self.blockIds(self.blockIndex)) * LAYOUT.estimates.postings)) { return Promise.resolve(self.hits); }
-      return matchBlock(self.blockIndex, self.plans, self.fields, self.board).then(function (block) {
+      return matchBlock(self.blockIndex, self.readPlans(), self.fields, self.board).then(function (block) {
+        Object.keys(block.counts).forEach(function (token) {
+          var seen = self.seen[token] || [0, 0];
+          self.seen[token] = [seen[0] + block.counts[token], seen[1] + 1];
+        });
         self.block = block;
         self.hitsBeforeBlock = self.hits.length;
         self.cursor = 0;
