@@ -50,25 +50,39 @@ enum ContextShape {
         return nil
     }
 
-    /// Feeds the shape of `context` into `shape` (a cache key of the stencils, not a file's digest) (for each of `names`, in order: absent, or its kind, with the flag's
-    /// value, the list's length and nested objects' shapes) and appends its leaves, as text, in the same order; false
-    /// when one of them holds a value of another type.
+    /// Feeds the shape of `context` into `shape` (a cache key of the stencils, not a file's digest) and appends its
+    /// leaves, as text, in the order of `names`; false when one of them holds a value of another type. The shape is,
+    /// for each of `names` the context holds, in that order: its place in `names` and its kind, with the flag's value,
+    /// the list's length and nested values' shapes; then an end mark.
     ///
-    /// - Parameter names: every name the template's tags use, sorted (``ShapeStencils/eligible``), or for a nested value
-    ///   the names that may be read from one (`nested`): no other key of a
-    ///   context can change the output. They give the order: a dictionary's own order differs from one instance to the
-    ///   next.
+    /// - Parameter names: every name the template's tags use (``StencilNames/all``), or for a nested value the names
+    ///   that may be read from one (`nested`): no other key of a context can change the output. Whichever of the two is
+    ///   shorter is looked up in the other: a row holds a few of the many names a page's rows may read (a keyword
+    ///   page's rows hold two), and a page's context many keys the layout never reads. A dictionary's own order differs
+    ///   from one instance to the next, so the order is the names'.
     ///   - printed: the names a variable tag prints: one holding an object or a list (which swift-mustache would print as
     ///     Swift's description of it) makes the context one for the engine.
     static func walk(
-        _ context: [String: Any], names: [String], nested: [String], printed: Set<String> = [], shape: inout BuildDigest, leaves: inout [String]
+        _ context: [String: Any], names: NameList, nested: NameList, printed: Set<String> = [], shape: inout BuildDigest, leaves: inout [String]
     ) -> Bool {
-        for name in names {
-            guard let found = context[name] else {
-                shape.add(0)
-                continue
+        var present: [(place: Int, index: Dictionary<String, Any>.Index)] = []
+        present.reserveCapacity(min(context.count, names.list.count))
+        if context.count < names.list.count {
+            var index = context.startIndex
+            while index != context.endIndex {
+                if let place = names.places[context[index].key] { present.append((place, index)) }
+                context.formIndex(after: &index)
             }
+            present.sort { $0.place < $1.place }
+        } else {
+            for (place, name) in names.list.enumerated() {
+                if let index = context.index(forKey: name) { present.append((place, index)) }
+            }
+        }
+        for (place, index) in present {
+            let (name, found) = context[index]
             guard let value = value(found, key: name) else { return false }
+            shape.add(place)
             shape.add(value.code)
             switch value {
             case .leaf(let text):
@@ -87,6 +101,7 @@ enum ContextShape {
                 continue
             }
         }
+        shape.add(-1)
         return true
     }
 
@@ -115,11 +130,34 @@ enum ContextShape {
 /// context that can change its output), and the last part of every variable tag's name (what it prints; an interface
 /// string `{{s.key}}` prints a text of the strings table, whatever a page holds under `key`).
 struct StencilNames: Sendable, Equatable {
-    var all: [String]
-    var printed: Set<String>
+    let all: [String]
+    let printed: Set<String>
     /// The names that may be read from a value nested in the context (inside a section, after a dot), sorted: the only
     /// keys of a nested object or a list's item that can change the output (a subset of ``all``).
-    var nested: [String]
+    let nested: [String]
+    /// ``all`` and ``nested`` with the place of each name (what ``ContextShape/walk(_:names:nested:printed:shape:leaves:)``
+    /// reads).
+    let allNames: NameList
+    let nestedNames: NameList
+
+    init(all: [String], printed: Set<String>, nested: [String]) {
+        self.all = all
+        self.printed = printed
+        self.nested = nested
+        allNames = NameList(all)
+        nestedNames = NameList(nested)
+    }
+}
+
+/// Names in their order, and the place of each.
+struct NameList: Sendable, Equatable {
+    let list: [String]
+    let places: [String: Int]
+
+    init(_ list: [String]) {
+        self.list = list
+        places = Dictionary(list.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+    }
 }
 
 /// A template's output for one shape: text, and the places where leaves go.
@@ -226,7 +264,8 @@ final class ShapeStencils: @unchecked Sendable {
         guard let names = eligible[template] else { return nil }
         var shape = BuildDigest()
         var leaves: [String] = []
-        guard ContextShape.walk(context, names: names.all, nested: names.nested, printed: names.printed, shape: &shape, leaves: &leaves) else {
+        guard ContextShape.walk(context, names: names.allNames, nested: names.nestedNames, printed: names.printed, shape: &shape, leaves: &leaves)
+        else {
             return nil
         }
         let key = Key(template: template, shape: shape)

@@ -63,7 +63,7 @@ extension TemplateRenderer {
         var partialsOutside: [String: [String]] = [:]
         var partialsInside: [String: [String]] = [:]
         templates: for (name, text) in texts where isStencilSafe(text) {
-            var names = StencilNames(all: [], printed: [], nested: [])
+            var (all, printed, nested): ([String], Set<String>, [String]) = ([], [], [])
             var depth = 0
             for tag in tags(in: text) where tag.sigil != "!" {
                 if tag.sigil == "/" {
@@ -78,15 +78,15 @@ extension TemplateRenderer {
                 }
                 guard namesAValue(tag.name) else { continue templates }
                 if ["", "&", "{"].contains(tag.sigil), !tag.name.hasPrefix("s."), let last = tag.name.split(separator: ".").last {
-                    names.printed.insert(String(last))
+                    printed.insert(String(last))
                 }
                 let parts = tag.name.split(separator: ".").map(String.init)
-                names.all += parts
+                all += parts
                 // Inside a section a name may be read from the section's value; after a dot, always from a nested one.
-                names.nested += depth > 0 ? parts : Array(parts.dropFirst())
+                nested += depth > 0 ? parts : Array(parts.dropFirst())
                 if tag.sigil == "#" || tag.sigil == "^" { depth += 1 }
             }
-            own[name] = names
+            own[name] = StencilNames(all: all, printed: printed, nested: nested)
         }
         var eligible: [String: StencilNames] = [:]
         for name in texts.keys {

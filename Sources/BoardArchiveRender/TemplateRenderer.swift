@@ -203,10 +203,16 @@ package struct TemplateRenderer: Sendable {
         return context
     }
 
-    /// The same renderer with `library` for its templates (see ``stencilPlan(rowKeys:pageKeys:)``); the keyword page
-    /// and its row, whose rows arrive pre-rendered, are left to the engine.
+    /// The same renderer with `library` for its templates (see ``stencilPlan(rowKeys:pageKeys:)``). The row template,
+    /// now the wrapper of ``RowPrerender``, is left to the engine; the keyword page keeps its stencils, reading each
+    /// row's flag and HTML (a row that arrives without them is rendered by the row template inside the page).
     package func with(_ library: MustacheLibrary) -> TemplateRenderer {
-        let eligible = stencils.eligible.filter { $0.key != "keyword" && $0.key != StencilPlan.rowTemplate }
+        var eligible = stencils.eligible.filter { $0.key != StencilPlan.rowTemplate }
+        if let names = eligible["keyword"] {
+            let wrapper = Set([RowPrerender.flagKey, RowPrerender.htmlKey])
+            eligible["keyword"] = StencilNames(
+                all: Array(Set(names.all).union(wrapper)).sorted(), printed: names.printed, nested: Array(Set(names.nested).union(wrapper)).sorted())
+        }
         return TemplateRenderer(
             library: library, templateNames: templateNames, directory: directory, strings: strings, clock: clock, sourceDigest: sourceDigest,
             sources: sources, noindex: noindex, stencils: ShapeStencils(eligible: eligible),

@@ -173,27 +173,37 @@ package struct SearchBlockEncoder {
     static func pieces(of text: String, target: Int, limit: Int) -> [(text: String, bytes: Int, clean: Bool)] {
         let whole = literalCost(of: text)
         if whole <= target { return [(text, whole, true)] }
-        var pieces: [(text: String, bytes: Int, clean: Bool)] = []
-        var current = String.UnicodeScalarView()
-        var bytes = 0
-        var previous: Unicode.Scalar? = nil
-        for scalar in text.unicodeScalars {
-            let cost = literalCost(of: scalar)
-            if let last = previous, bytes >= target, isCleanCut(between: last, and: scalar) {
-                pieces.append((String(current), bytes, true))
-                current = String.UnicodeScalarView()
-                bytes = 0
-            } else if bytes + cost > limit {
-                pieces.append((String(current), bytes, false))
-                current = String.UnicodeScalarView()
-                bytes = 0
+        var text = text
+        // On the UTF-8 bytes, a code point at a time: cuts fall between code points, so each piece is valid UTF-8
+        // (appending code points to a String one by one was a tenth of encoding a block).
+        return text.withUTF8 { bytes in
+            var pieces: [(text: String, bytes: Int, clean: Bool)] = []
+            var start = 0
+            var cost = 0
+            var previous: UInt32? = nil
+            var index = 0
+            while index < bytes.count {
+                let lead = bytes[index]
+                let length = lead < 0x80 ? 1 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
+                var value = UInt32(lead) & (length == 1 ? 0x7F : length == 2 ? 0x1F : length == 3 ? 0x0F : 0x07)
+                for offset in 1..<max(1, min(length, bytes.count - index)) { value = value << 6 | (UInt32(bytes[index + offset]) & 0x3F) }
+                let scalarCost = length == 1 ? Int(asciiCosts[Int(lead)]) : (value == 0x2028 || value == 0x2029) ? 7 : length
+                if let last = previous, cost >= target, isStandalone(last) && isStandalone(value) {
+                    pieces.append((String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self), cost, true))
+                    start = index
+                    cost = 0
+                } else if cost + scalarCost > limit {
+                    pieces.append((String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self), cost, false))
+                    start = index
+                    cost = 0
+                }
+                cost += scalarCost
+                previous = value
+                index += length
             }
-            current.append(scalar)
-            bytes += cost
-            previous = scalar
+            pieces.append((String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<bytes.count]), as: UTF8.self), cost, true))
+            return pieces
         }
-        pieces.append((String(current), bytes, true))
-        return pieces
     }
 
     /// Whether text may be cut between `before` and `after`: both are printable ASCII, tab, line feed, a precomposed
@@ -205,8 +215,10 @@ package struct SearchBlockEncoder {
         isStandalone(before) && isStandalone(after)
     }
 
-    private static func isStandalone(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
+    private static func isStandalone(_ scalar: Unicode.Scalar) -> Bool { isStandalone(scalar.value) }
+
+    private static func isStandalone(_ value: UInt32) -> Bool {
+        switch value {
         case 0x09, 0x0A, 0x20...0x7E, 0xAC00...0xD7A3, 0x4E00...0x9FFF, 0x3041...0x3096, 0x30A1...0x30FA: true
         default: false
         }

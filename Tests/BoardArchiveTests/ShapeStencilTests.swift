@@ -75,6 +75,29 @@ import Testing
         #expect((1...8).contains(renderer.stencils.shapeCount(of: "board")))
     }
 
+    /// Keyword pages go through their stencil with the rows' HTML (``RowPrerender``'s flag and HTML only), and a row
+    /// that arrives without them (a post whose text holds `U+0000`) is rendered by the row template inside the page.
+    @Test func keywordPagesWithRowsAsHTMLAreTheEnginesBytes() throws {
+        let base = try Self.load()
+        let plan = try #require(base.stencilPlan(rowKeys: TemplateKeys.keywordRow, pageKeys: TemplateKeys.keywordPage))
+        let renderer = base.with(plan.library)
+        let names = try #require(renderer.stencils.eligible["keyword"])
+        #expect(names.nested.contains(RowPrerender.flagKey) && names.nested.contains(RowPrerender.htmlKey))
+        let listing = ListingPages(pinnedCount: 2, itemCount: 100)
+        for (start, page) in [(0, nil), (13, 0), (40, 1)] as [(Int, Int?)] {
+            let rows: [[String: Any]] = Self.posts[start..<(start + 20)].map { post in
+                let (row, _, _) = Self.pages.keywordRow(for: post, boardName: "자유 <게시판>")
+                guard !post.title.contains("\u{0}") else { return row }
+                return [RowPrerender.flagKey: true, RowPrerender.htmlKey: "<tr><td>\(post.postId) & <b>행</b></td></tr>"]
+            }
+            let context = Self.pages.keywordPage(
+                keyword: "서울 <&>", count: 102, countLabel: "102건", searchHref: "../search.html?q=%EC%84%9C", archivePage: page, listing: listing,
+                rows: rows, fileName: { "k-1\($0.map { "-page-\($0 + 2)" } ?? "").html" })
+            try Self.expectSameBytes(renderer, context, template: "keyword")
+        }
+        #expect(renderer.stencils.shapeCount(of: "keyword") > 0)
+    }
+
     @Test func stencilsFillLeavesRawOrEscapedAsTheTemplatePrintedThem() throws {
         let stencil = try #require(
             Stencil(rendered: "<a>" + Stencil.placeholder(12) + "|" + HTMLEscaping.escape(Stencil.placeholder(0)) + "</a>", leafCount: 13))

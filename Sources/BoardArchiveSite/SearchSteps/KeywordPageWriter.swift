@@ -272,14 +272,14 @@ struct KeywordPageWriter: Sendable {
 
     /// A post row with this keyword's highlights (``KeywordRowData``: ``RowStencil/slots`` and `hasSnippet`); with a
     /// stencil, also the row already rendered (see ``TemplateRenderer/StencilPlan``).
+    ///
+    /// A row with its HTML holds only the flag and the HTML: the row's wrapper prints nothing else of it, and a page of
+    /// such rows has one shape per length, so the page itself is rendered through its stencil (``ShapeStencils``).
     private func context(of post: PreparedPost, _ highlight: Highlight, stencil: RowStencil?) -> [String: Any] {
+        if let stencil { return [RowPrerender.flagKey: true, RowPrerender.htmlKey: stencil.filled(with: highlight.values)] }
         var context = post.row
         for (slot, value) in zip(RowStencil.slots, highlight.values) { context[slot] = value }
         context["hasSnippet"] = highlight.hasSnippet
-        if let stencil {
-            context[RowPrerender.flagKey] = true
-            context[RowPrerender.htmlKey] = stencil.filled(with: highlight.values)
-        }
         return context
     }
 
