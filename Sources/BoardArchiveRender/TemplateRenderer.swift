@@ -248,8 +248,11 @@ package struct TemplateRenderer: Sendable {
     ///   - title: the page title (the layout appends the site title).
     ///   - scripts: extra classic scripts for this page, relative to the page (`"assets/search.js"` on `search.html`).
     package func renderPage(template: String, context: [String: Any], relativeRoot: String, title: String, scripts: [String] = []) throws -> String {
-        var merged = commonContext(relativeRoot: relativeRoot, title: title, scripts: scripts)
-        merged.merge(context) { _, page in page }
+        // The page's keys override the common ones; the few common keys go into the page's (larger) dictionary.
+        var merged = context
+        let common = commonContext(relativeRoot: relativeRoot, title: title, scripts: scripts)
+        merged.reserveCapacity(context.count + common.count + 1)
+        for (key, value) in common where merged.index(forKey: key) == nil { merged[key] = value }
         merged["content"] = try render(merged, with: template)  // RenderedPageData's one key
         return try render(merged, with: "layout")
     }
