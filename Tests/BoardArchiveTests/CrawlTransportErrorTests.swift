@@ -1,6 +1,5 @@
 import AsyncHTTPClient
 import BoardArchive
-import FixtureAPI
 import Foundation
 import NIOCore
 import NIOPosix
@@ -40,10 +39,24 @@ struct CrawlTransportErrorTests {
     }
 
     @Test func httpsAgainstAPlainHTTPServerSaysTheTLSHandshakeFailed() async throws {
-        let server = try await FixtureServer.start(FixtureServerConfiguration(dataset: try FixtureDataset.bundledDemo()))
-        let https = server.baseURL.absoluteString.replacingOccurrences(of: "http://", with: "https://")
-        let error = try await boardsError(at: https)
-        await server.stop()
+        // A plain HTTP server that answers what it cannot read with 400, on NIO's own event loop (as
+        // aDroppedConnectionIsSaidSo's): the in-process fixture server's answer could wait behind other suites of the run
+        // on a loaded 2-core machine until the handshake timed out instead of failing.
+        let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(PlainHTTPBadRequest()) }
+            }
+            .bind(host: "127.0.0.1", port: 0).get()
+        let port = try #require(server.localAddress?.port)
+        let https = "https://127.0.0.1:\(port)/api/v2"
+        let error: CrawlError?
+        do {
+            error = try await boardsError(at: https)
+        } catch {
+            try await server.close()
+            throw error
+        }
+        try await server.close()
         let message = try #require(error?.localizedDescription)
         #expect(message.contains("(the TLS handshake failed (does the server speak https?) at \(https)/boards)"))
         #expect(!message.contains("BoringSSL") && !message.contains("OPENSSL"))
@@ -73,6 +86,17 @@ struct CrawlTransportErrorTests {
     }
 
     /// Closes its connection on the first bytes of a request, without answering.
+    /// Answers the first bytes of a connection, whatever they are, as a plain HTTP server answers a request it cannot
+    /// parse (a TLS ClientHello), and closes it.
+    final class PlainHTTPBadRequest: ChannelInboundHandler {
+        typealias InboundIn = ByteBuffer
+        typealias OutboundOut = ByteBuffer
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            let answer = context.channel.allocator.buffer(string: "HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+            context.writeAndFlush(wrapOutboundOut(answer)).whenComplete { _ in context.close(promise: nil) }
+        }
+    }
+
     final class CloseOnRequest: ChannelInboundHandler {
         typealias InboundIn = ByteBuffer
         func channelRead(context: ChannelHandlerContext, data: NIOAny) { context.close(promise: nil) }
