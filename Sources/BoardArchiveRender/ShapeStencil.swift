@@ -147,6 +147,12 @@ struct StencilNames: Sendable, Equatable {
         allNames = NameList(all)
         nestedNames = NameList(nested)
     }
+
+    /// These names with `names` among ``all`` and ``nested`` (a row's ``RowPrerender`` flag and HTML, read wherever the
+    /// row's wrapper is included).
+    func adding(_ names: Set<String>) -> StencilNames {
+        StencilNames(all: Set(all).union(names).sorted(), printed: printed, nested: Set(nested).union(names).sorted())
+    }
 }
 
 /// Names in their order, and the place of each.
@@ -298,6 +304,8 @@ package struct RowPrerender: Sendable {
     /// The key that says a row arrives as HTML, and the key that holds it.
     package static let flagKey = "__prerendered"
     package static let htmlKey = "__prerenderedHTML"
+    /// The two keys the wrapper reads.
+    static let wrapperKeys: Set<String> = [flagKey, htmlKey]
 
     /// The page template, the list key, the row partial.
     let template: String

@@ -116,11 +116,7 @@ package struct TemplateRenderer: Sendable {
         }
         if !prerenders.isEmpty {
             // A row's flag and HTML are read wherever the wrapper is included.
-            eligible = eligible.mapValues {
-                StencilNames(
-                    all: Array(Set($0.all).union([RowPrerender.flagKey, RowPrerender.htmlKey])).sorted(), printed: $0.printed,
-                    nested: Array(Set($0.nested).union([RowPrerender.flagKey, RowPrerender.htmlKey])).sorted())
-            }
+            eligible = eligible.mapValues { $0.adding(RowPrerender.wrapperKeys) }
         }
         return TemplateRenderer(
             library: library, templateNames: files, directory: directory, strings: strings, clock: clock, sourceDigest: digest,
@@ -208,11 +204,7 @@ package struct TemplateRenderer: Sendable {
     /// row's flag and HTML (a row that arrives without them is rendered by the row template inside the page).
     package func with(_ library: MustacheLibrary) -> TemplateRenderer {
         var eligible = stencils.eligible.filter { $0.key != StencilPlan.rowTemplate }
-        if let names = eligible["keyword"] {
-            let wrapper = Set([RowPrerender.flagKey, RowPrerender.htmlKey])
-            eligible["keyword"] = StencilNames(
-                all: Array(Set(names.all).union(wrapper)).sorted(), printed: names.printed, nested: Array(Set(names.nested).union(wrapper)).sorted())
-        }
+        eligible["keyword"] = eligible["keyword"]?.adding(RowPrerender.wrapperKeys)
         return TemplateRenderer(
             library: library, templateNames: templateNames, directory: directory, strings: strings, clock: clock, sourceDigest: sourceDigest,
             sources: sources, noindex: noindex, stencils: ShapeStencils(eligible: eligible),

@@ -38,54 +38,43 @@ struct CrawlTransportErrorTests {
         #expect(!message.contains("errno") && !message.contains("error set"))
     }
 
-    @Test func httpsAgainstAPlainHTTPServerSaysTheTLSHandshakeFailed() async throws {
-        // A plain HTTP server that answers what it cannot read with 400, on NIO's own event loop (as
-        // aDroppedConnectionIsSaidSo's): the in-process fixture server's answer could wait behind other suites of the run
-        // on a loaded 2-core machine until the handshake timed out instead of failing.
+    /// ``boardsError(at:timeout:)`` against `scheme`://…/api/v2 of a server on NIO's own event loop whose connections
+    /// get `handler()`: no task of the cooperative pool stands between a request and the server's answer, so other suites
+    /// of the run cannot delay it until a timeout hides it (as the in-process fixture server could on a loaded 2-core
+    /// machine). The server is closed however the request ends, so that a failed expectation does not leave the port
+    /// bound for the run.
+    func boardsError(scheme: String, handler: @escaping @Sendable () -> any ChannelHandler) async throws -> (api: String, error: CrawlError?) {
         let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(PlainHTTPBadRequest()) }
+                channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(handler()) }
             }
             .bind(host: "127.0.0.1", port: 0).get()
-        let port = try #require(server.localAddress?.port)
-        let https = "https://127.0.0.1:\(port)/api/v2"
-        let error: CrawlError?
+        let (api, error): (String, CrawlError?)
         do {
-            error = try await boardsError(at: https)
-        } catch {
-            try await server.close()
-            throw error
-        }
-        try await server.close()
-        let message = try #require(error?.localizedDescription)
-        #expect(message.contains("(the TLS handshake failed (does the server speak https?) at \(https)/boards)"))
-        #expect(!message.contains("BoringSSL") && !message.contains("OPENSSL"))
-    }
-
-    @Test func aDroppedConnectionIsSaidSo() async throws {
-        // The server closes every connection as soon as a request arrives, on NIO's own event loop: no task of the
-        // cooperative pool stands between the request and the close, so other suites of the run cannot delay the drop
-        // until a read timeout hides it (as the in-process fixture server's handler could on a loaded 2-core machine).
-        let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(CloseOnRequest()) }
-            }
-            .bind(host: "127.0.0.1", port: 0).get()
-        // Closed however the request ends, so that a failed expectation does not leave the port bound for the run.
-        let (api, error): (String, (any Error)?)
-        do {
-            api = "http://127.0.0.1:\(try #require(server.localAddress?.port))/api/v2"
+            api = "\(scheme)://127.0.0.1:\(try #require(server.localAddress?.port))/api/v2"
             error = try await boardsError(at: api)
         } catch {
             try? await server.close()
             throw error
         }
         try await server.close()
+        return (api, error)
+    }
+
+    @Test func httpsAgainstAPlainHTTPServerSaysTheTLSHandshakeFailed() async throws {
+        let (https, error) = try await boardsError(scheme: "https") { PlainHTTPBadRequest() }
+        let message = try #require(error?.localizedDescription)
+        #expect(message.contains("(the TLS handshake failed (does the server speak https?) at \(https)/boards)"))
+        #expect(!message.contains("BoringSSL") && !message.contains("OPENSSL"))
+    }
+
+    @Test func aDroppedConnectionIsSaidSo() async throws {
+        // The server closes every connection as soon as a request arrives.
+        let (api, error) = try await boardsError(scheme: "http") { CloseOnRequest() }
         let message = error?.localizedDescription ?? ""
         #expect(message.contains("(the server closed the connection without answering at \(api)/boards)"), "\(message)")
     }
 
-    /// Closes its connection on the first bytes of a request, without answering.
     /// Answers the first bytes of a connection, whatever they are, as a plain HTTP server answers a request it cannot
     /// parse (a TLS ClientHello), and closes it.
     final class PlainHTTPBadRequest: ChannelInboundHandler {
@@ -97,6 +86,7 @@ struct CrawlTransportErrorTests {
         }
     }
 
+    /// Closes its connection on the first bytes of a request, without answering.
     final class CloseOnRequest: ChannelInboundHandler {
         typealias InboundIn = ByteBuffer
         func channelRead(context: ChannelHandlerContext, data: NIOAny) { context.close(promise: nil) }
