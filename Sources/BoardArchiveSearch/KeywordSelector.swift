@@ -115,9 +115,8 @@ package struct KeywordSelector {
                 } else if byte < 0x80 {
                     offset += 1
                 } else {
-                    let length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : 2
-                    let value = decode(bytes, at: offset, length: length)
-                    if TextNormalizer.isWhitespace(Unicode.Scalar(value) ?? " ") {
+                    let (value, length) = Bytes.scalar(in: bytes, at: offset)
+                    if TextNormalizer.isWhitespace(value) {
                         finish(offset)
                         offset += length
                         start = offset
@@ -174,13 +173,6 @@ package struct KeywordSelector {
         }
         return scalars >= 2 && scalars <= maximumTermLength && hasLetter
             && !(bytes.count <= longestStopTerm && stopTermHashes.contains(Bytes.fnv1a(bytes)) && stopTerms.contains(Term(bytes)))
-    }
-
-    private static func decode(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int, length: Int) -> UInt32 {
-        guard offset + length <= bytes.count else { return 0xFFFD }
-        var value = UInt32(bytes[offset]) & (length == 2 ? 0x1F : length == 3 ? 0x0F : 0x07)
-        for index in 1..<length { value = value << 6 | (UInt32(bytes[offset + index]) & 0x3F) }
-        return value
     }
 
     /// The `count` most frequent terms of `frequency` whose reach is at most `ceiling` posts (nil: no ceiling), ties by

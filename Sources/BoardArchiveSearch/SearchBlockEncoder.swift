@@ -183,11 +183,8 @@ package struct SearchBlockEncoder {
             var previous: UInt32? = nil
             var index = 0
             while index < bytes.count {
-                let lead = bytes[index]
-                let length = lead < 0x80 ? 1 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
-                var value = UInt32(lead) & (length == 1 ? 0x7F : length == 2 ? 0x1F : length == 3 ? 0x0F : 0x07)
-                for offset in 1..<max(1, min(length, bytes.count - index)) { value = value << 6 | (UInt32(bytes[index + offset]) & 0x3F) }
-                let scalarCost = length == 1 ? Int(asciiCosts[Int(lead)]) : (value == 0x2028 || value == 0x2029) ? 7 : length
+                let (value, length) = Bytes.scalar(in: bytes, at: index)
+                let scalarCost = length == 1 ? Int(asciiCosts[Int(value)]) : Unicode.Scalar(value).map(literalCost(of:)) ?? length
                 if let last = previous, cost >= target, isStandalone(last) && isStandalone(value) {
                     pieces.append((String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self), cost, true))
                     start = index

@@ -317,8 +317,7 @@ final class SiteOutput: @unchecked Sendable {
 
     /// Creates the folder of `relativePath` in the staging tree once.
     private func makeFolder(of relativePath: String) throws {
-        let components = relativePath.split(separator: "/")
-        let folder = components.dropLast().joined(separator: "/")
+        let folder = relativePath.lastIndex(of: "/").map { String(relativePath[..<$0]) } ?? ""
         try lock.withLock {
             guard !createdDirectories.contains(folder) else { return }
             let url = stagingDirectory.appendingPathComponent(folder, isDirectory: true)
@@ -328,7 +327,7 @@ final class SiteOutput: @unchecked Sendable {
                 throw BuildError(phase: .publish, underlying: error, location: url.path)
             }
             var prefix = ""
-            for component in components.dropLast() {
+            for component in folder.split(separator: "/") {
                 prefix += prefix.isEmpty ? String(component) : "/" + component
                 createdDirectories.insert(prefix)
             }

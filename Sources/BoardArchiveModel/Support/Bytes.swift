@@ -86,6 +86,18 @@ public enum Bytes {
         }
     }
 
+    /// The code point that starts at `offset` of the UTF-8 `bytes` (a `String`'s, so valid) and its length in bytes.
+    /// The search builder's byte loops (grams, terms, contents pieces) read text a code point at a time with it.
+    @inlinable @inline(__always)
+    public static func scalar(in bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> (value: UInt32, length: Int) {
+        let lead = bytes[offset]
+        if lead < 0x80 { return (UInt32(lead), 1) }
+        let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
+        var value = UInt32(lead) & (length == 2 ? 0x1F : length == 3 ? 0x0F : 0x07)
+        for index in 1..<max(1, min(length, bytes.count - offset)) { value = value << 6 | (UInt32(bytes[offset + index]) & 0x3F) }
+        return (value, length)
+    }
+
     /// The 64-bit FNV-1a hash of `bytes`.
     @inlinable public static func fnv1a(_ bytes: some Sequence<UInt8>) -> UInt64 {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325

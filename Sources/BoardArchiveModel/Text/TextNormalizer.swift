@@ -99,8 +99,11 @@ public enum TextNormalizer {
     }
 
     /// Whether `scalar` is whitespace as JavaScript's `\s` defines it (the query splitter on both sides).
-    @inlinable public static func isWhitespace(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
+    @inlinable public static func isWhitespace(_ scalar: Unicode.Scalar) -> Bool { isWhitespace(scalar.value) }
+
+    /// ``isWhitespace(_:)-(Unicode.Scalar)`` of a code point's value.
+    @inlinable public static func isWhitespace(_ value: UInt32) -> Bool {
+        switch value {
         case 0x09...0x0D, 0x20, 0xA0, 0x1680, 0x2000...0x200A, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000, 0xFEFF: return true
         default: return false
         }
