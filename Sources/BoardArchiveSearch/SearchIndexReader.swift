@@ -129,11 +129,13 @@ public final class SearchIndexReader {
             }
         }
         if !plans.isEmpty {
-            // Blocks are searched one after another while each gives hits (the words are common: nearly every block
-            // holds them). Once a block gives none, the directory names the blocks that hold every token of every
-            // word, and the others are skipped.
+            // Blocks are searched one after another while they give hits (the words are common: nearly every block
+            // holds them). Once the blocks read since the last hit hold a full block's posts (``fullBlock``), the
+            // directory names the blocks that hold every token of every word, and the others are skipped.
             var allowed: Set<Int>? = nil
             var hitsBeforeBlock = 0
+            var dryPosts = 0
+            let fullBlock = fullBlock
             // Like search.js, stop as soon as `limit` hits are found, before loading anything more.
             blockLoop: for (blockIndex, block) in blocks.enumerated() {
                 if let limit, hits.count >= limit {
@@ -142,7 +144,7 @@ public final class SearchIndexReader {
                 }
                 let plans = readPlans()
                 let tokens = plans.flatMap(\.tokens)
-                if blockIndex >= 1, allowed == nil, hits.count == hitsBeforeBlock {
+                if allowed == nil, dryPosts >= fullBlock {
                     if overBudget(bytes: unloaded(tokens.map(directoryPath(of:))) * SearchRecordLayout.FileKind.directory.estimate) { break }
                     for plan in plans {
                         for token in plan.tokens {
@@ -175,6 +177,7 @@ public final class SearchIndexReader {
                         if contentsCandidate { try readSnippetContents(blockIndex: blockIndex, position: position, words: plans.map(\.word)) }
                     }
                 }
+                dryPosts = hits.count == hitsBeforeBlock ? dryPosts + block.count : 0
             }
         }
         defer {
@@ -183,6 +186,11 @@ public final class SearchIndexReader {
         }
         return Outcome(hits: hits, stoppedEarly: stoppedEarly, paused: paused, loadedPaths: newlyLoaded, loadedBytes: newlyLoadedBytes)
     }
+
+    /// A full block's posts: the largest block's count (`fullBlock` in `search.js`). A block without a hit says a word
+    /// is rare (the directory, which names the blocks holding each token, then pays for itself) only once that many
+    /// posts had none: the notices and the newest, partial block are smaller.
+    var fullBlock: Int { blocks.map(\.count).max().map { max($0, 1) } ?? 1 }
 
     /// The tokens a run reads for `plan` once every one of them has been read in a block: the
     /// ``SearchRecordLayout/tokensPerWord`` rarest by positions per block read (`seen`: positions, blocks), then by

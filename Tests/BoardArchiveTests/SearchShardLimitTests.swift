@@ -54,16 +54,21 @@ import Testing
         #expect(Array(full.prefix(outcome.hits.count)) == outcome.hits)
     }
 
-    /// A query whose words every block holds reads its blocks one after another, never the block directory; the
-    /// directory is read once a block gives no hit, and then skips the blocks that lack a token.
-    @Test func theDirectoryIsReadOnceABlockGivesNoHit() throws {
-        // Blocks of 4 posts, newest first: "공통회의" in every post, "드문단어" in the oldest only.
-        let documents = (0..<16).map { index in
+    /// The index of `posts` posts in blocks of 4: "공통회의" in every post, "드문단어" in the oldest only.
+    static func rareWordIndex(posts: Int) throws -> [String: Data] {
+        let documents = (0..<posts).map { index in
             SearchDocument(
                 postId: index + 1, boardId: 1, boardName: "b", title: "공통회의 \(index)", writer: "w",
                 contents: index == 0 ? "드문단어" : "본문 \(index)", createdDateTime: Date(timeIntervalSince1970: Double(index)))
         }
-        let files = try SearchIndexBuilder(configuration: SearchIndexConfiguration(blockSize: 4)).makeSearchIndex(for: documents)
+        return try SearchIndexBuilder(configuration: SearchIndexConfiguration(blockSize: 4)).makeSearchIndex(for: documents)
+    }
+
+    /// A query whose words every block holds reads its blocks one after another, never the block directory; the
+    /// directory is read once a full block gives no hit, and then skips the blocks that lack a token.
+    @Test func theDirectoryIsReadOnceABlockGivesNoHit() throws {
+        // Blocks of 4 posts, newest first: n3, n2, n1, n0.
+        let files = try Self.rareWordIndex(posts: 16)
         let directory = "search/" + SearchIndexFormat.directoryShard
         let common = try SearchIndexReader(files: files).search("공통회의", target: .all)
         #expect(common.hits.count == 16)
@@ -73,6 +78,20 @@ import Testing
         #expect(rare.loadedPaths.contains { $0.hasPrefix(directory) }, "\(rare.loadedPaths)")
         let blocksRead = Set(rare.loadedPaths.filter { $0.contains(SearchIndexFormat.postingShard) }.map { $0.split(separator: "/")[1] })
         #expect(blocksRead == ["n3", "n0"], "the newest block, then the one the directory names: \(blocksRead.sorted())")
+    }
+
+    /// A block smaller than a full one (the newest, partial block) without a hit is not enough to read the directory:
+    /// the next block is read first, and the directory only once a full block's posts had no hit.
+    @Test func aPartialBlockWithoutAHitReadsTheNextBlockBeforeTheDirectory() throws {
+        // Blocks of 4 posts, newest first: n3 (2 posts), n2, n1, n0.
+        let files = try Self.rareWordIndex(posts: 14)
+        #expect(try SearchIndexReader(files: files).fullBlock == 4)
+        let directory = "search/" + SearchIndexFormat.directoryShard
+        let rare = try SearchIndexReader(files: files).search("드문단어", target: .all)
+        #expect(rare.hits.count == 1)
+        #expect(rare.loadedPaths.contains { $0.hasPrefix(directory) }, "\(rare.loadedPaths)")
+        let blocksRead = Set(rare.loadedPaths.filter { $0.contains(SearchIndexFormat.postingShard) }.map { $0.split(separator: "/")[1] })
+        #expect(blocksRead == ["n3", "n2", "n0"], "the partial block, a full one, then the one the directory names: \(blocksRead.sorted())")
     }
 
     @Test func theManifestHandsTheBrowserTheLayoutAndBudget() throws {

@@ -6,8 +6,9 @@
  *   - normalise: NFKC, case folding twice (upper, Σ → σ to switch off the final-sigma rule, lower), NFKC;
  *   - split the query at \s; every word is required; a word of 1 code point is looked up as a unigram, a
  *     longer one as all its bigrams; candidates of words longer than 2 are verified against the text;
- *   - blocks are read in listing order (notices first, then newest first), one after another while each gives
- *     hits; once one gives none, the block directory is read and only the blocks holding every token follow;
+ *   - blocks are read in listing order (notices first, then newest first), one after another while they give
+ *     hits; once the blocks read since the last hit hold a full block's posts (the largest block's count), the block
+ *     directory is read and only the blocks holding every token follow;
  *   - a run of the search pauses before a step whose files (not yet loaded, each at the layout's estimate of its kind)
  *     would take it past the layout's budget in bytes (every file declares its size); the page offers to go on
  *     searching older posts, so a rare word never loads the whole index; a run always takes its first step, so continuing makes progress;
@@ -338,6 +339,7 @@
     this.checked = -1;    // the candidate step() last let through the budget check
     this.allowed = null;  // the block numbers holding every token, once the directory is read
     this.hitsBeforeBlock = 0;  // hits found before the block under way (or the last one read)
+    this.dryPosts = 0;  // the posts of the blocks read, since the last one that gave a hit (directory())
     this.done = this.plans.length === 0;
     this.paused = false;
     this.cancelled = false;
@@ -502,6 +504,15 @@
     }
   };
 
+  /* A full block's posts: the largest block's count. A block without a hit says a word is rare (the directory,
+   * which names the blocks holding each token, then pays for itself) only once that many posts had none: the
+   * notices and the newest, partial block are smaller. */
+  function fullBlock() {
+    var most = 1;
+    manifest.blocks.forEach(function (block) { most = Math.max(most, block[1]); });
+    return most;
+  }
+
   Search.prototype.directory = function () {
     var self = this, tokens = this.tokens();
     return Promise.all(tokens.map(function (token) {
@@ -531,7 +542,7 @@
     if (self.cancelled || self.done || self.hits.length >= count) { return Promise.resolve(self.hits); }
     if (self.block === null) {
       if (self.blockIndex >= manifest.blocks.length) { self.done = true; return Promise.resolve(self.hits); }
-      if (self.blockIndex >= 1 && self.allowed === null && self.hits.length === self.hitsBeforeBlock) {
+      if (self.allowed === null && self.dryPosts >= fullBlock()) {
         if (self.overBudget(unloaded(self.directoryIds()) * LAYOUT.estimates.directory)) { return Promise.resolve(self.hits); }
         return self.directory().then(function () { return self.step(count); });
       }
@@ -555,6 +566,7 @@
       });
     }
     if (self.cursor >= self.block.candidates.length) {
+      self.dryPosts = self.hits.length === self.hitsBeforeBlock ? self.dryPosts + manifest.blocks[self.blockIndex][1] : 0;
       self.block = null;
       self.blockIndex++;
       return self.step(count);
