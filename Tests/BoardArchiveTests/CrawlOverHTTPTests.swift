@@ -20,7 +20,7 @@ struct CrawlOverHTTPTests {
     ) async throws -> T {
         let server = try await FixtureServer.start(
             FixtureServerConfiguration(dataset: try dataset ?? FixtureDataset.bundledDemo(), faults: faults, token: testToken))
-        let transport = AsyncHTTPTransport()
+        let transport = testTransport()
         do {
             let result = try await body(server, transport)
             try await transport.shutdown()

@@ -63,6 +63,12 @@ let fastRetries = RetryPolicy(
     maxAttempts: 8, baseDelay: .milliseconds(2), maxDelay: .milliseconds(20), maxThrottledAttempts: 20, maxRetryAfter: .seconds(5),
     requestTimeout: .seconds(120))
 
+/// The real transport as the crawl command wires it: its read timeout is the policy's request timeout. The fixture
+/// server answers on the shared cooperative pool, which the suite's parallel builds can hold for tens of seconds on a
+/// two-core CI machine; the transport's own 30 s default then failed first pages there and broke tests that expect
+/// no retry (CI of 9411824: `offsetDriftLeavesNoDuplicateAndNoLoss`).
+func testTransport() -> AsyncHTTPTransport { AsyncHTTPTransport(readTimeout: fastRetries.requestTimeout) }
+
 let testToken = "eyJhbGciOiJIUzI1NiJ9.SECRET-TEST-TOKEN-7f3a9c.signature"
 
 func makePost(_ id: Int, board: Int = 1, type: PostType = .normal, created: String = "2026-11-01T09:00:00Z") -> Post {

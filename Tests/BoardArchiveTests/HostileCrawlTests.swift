@@ -30,7 +30,7 @@ struct HostileCrawlTests {
     ) async throws -> (Result<CrawlReport, any Error>, [String]) {
         let server = try await FixtureServer.start(
             FixtureServerConfiguration(dataset: try FixtureDataset.bundledDemo(), faults: FixtureFaults(rawListings: listings), token: testToken))
-        let transport = AsyncHTTPTransport()
+        let transport = testTransport()
         let logs = CapturedLogs()
         let configuration = CrawlConfiguration(
             api: server.baseURL, token: try #require(APIToken(testToken)), pageSize: 2, concurrency: concurrency, retryPolicy: fastRetries)

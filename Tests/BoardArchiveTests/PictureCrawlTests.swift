@@ -42,7 +42,7 @@ struct PictureCrawlTests {
             await other.stop()
             throw error
         }
-        let transport = AsyncHTTPTransport()
+        let transport = testTransport()
         defer {
             Task {
                 try? await transport.shutdown()

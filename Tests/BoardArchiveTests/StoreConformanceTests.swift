@@ -43,7 +43,7 @@ struct StoreConformanceTests {
 
     /// Crawls the fixture server into `store` with the clock at `time`.
     static func crawl(_ server: FixtureServer, into store: any ArchiveDatabase, at time: Date) async throws -> CrawlReport {
-        let transport = AsyncHTTPTransport()
+        let transport = testTransport()
         defer { Task { try? await transport.shutdown() } }
         let configuration = CrawlConfiguration(
             api: server.baseURL, token: try #require(APIToken(testToken)), pageSize: 7, concurrency: 3, retryPolicy: fastRetries)
