@@ -50,7 +50,7 @@ public struct SearchDocument: Sendable, Equatable, Hashable {
     package var isNotice: Bool { postType == .notice }
 
     /// The listing order every archive page uses: notices first, then newest first, ties by `postId` descending.
-    static func listingPrecedes(_ lhs: SearchDocument, _ rhs: SearchDocument) -> Bool {
+    package static func listingPrecedes(_ lhs: SearchDocument, _ rhs: SearchDocument) -> Bool {
         if lhs.isNotice != rhs.isNotice { return lhs.isNotice }
         if lhs.createdDateTime != rhs.createdDateTime { return lhs.createdDateTime > rhs.createdDateTime }
         return lhs.postId > rhs.postId

@@ -80,8 +80,8 @@ enum SearchJSON: Equatable {
 extension SearchJSON {
     /// The value of `json` when it holds only what the index's files hold (arrays, strings and integers), as
     /// `JSONSerialization` gives it (`[Any]`, `String`, `Int`); nil for anything else (objects, other numbers,
-    /// literals) or text that is not JSON. Reading the contents shards back with `JSONSerialization` was half of the
-    /// keyword matches step.
+    /// literals) or text that is not JSON. The reader parses every index file it reads with it (the engine check reads
+    /// thousands).
     static func parse(_ json: UnsafeBufferPointer<UInt8>) -> Any? {
         var reader = Reader(json: json)
         guard let value = reader.value() else { return nil }
@@ -244,7 +244,7 @@ enum SearchScript {
     /// The shard id, the JSON text and the declared size of a script made by `wrap`, or `nil` when it is not one.
     ///
     /// Read on bytes: the envelope is ASCII and the literal escapes only `\\` and `'`, so unescaping byte by byte is
-    /// unescaping character by character (this runs for every contents shard a keyword's matcher reads back).
+    /// unescaping character by character.
     static func unwrap(_ data: Data) -> (shardId: String, json: Data, declaredBytes: Int)? {
         let bytes = [UInt8](data)
         let (head, separator, tail) = (Array(prefix.utf8), Array(middle.utf8), Array(suffix.utf8))

@@ -29,7 +29,7 @@ import Testing
             Self.document(5, "", minutes: 4),
         ]
         let busan = SearchKeyword(text: "부산", slug: KeywordSelector.slug(for: "부산"))
-        let places = try RemovedPlaces(documents: documents, keywords: [Self.keyword, busan], configuration: SearchIndexConfiguration())
+        let places = RemovedPlaces(documents: documents, keywords: [Self.keyword, busan])
         // Search order: the notice first, then newest first.
         #expect(places.bySlug[Self.keyword.slug]?.map(\.postId) == [4, 2, 1])
         #expect(places.bySlug[Self.keyword.slug]?.map(\.isNotice) == [true, false, false])
@@ -39,7 +39,7 @@ import Testing
         let found = try reader.search("서울", target: .all, boardId: nil, limit: 10).hits.map { try reader.postId(of: $0) }
         #expect(found == [4, 2, 1])
         // A purged post has no text left: it keeps no place.
-        #expect(try RemovedPlaces(documents: [Self.document(5, "", minutes: 4)], keywords: [Self.keyword], configuration: .init()).bySlug.isEmpty)
+        #expect(RemovedPlaces(documents: [Self.document(5, "", minutes: 4)], keywords: [Self.keyword]).bySlug.isEmpty)
     }
 
     @Test("a keyword list merges the removed places in search order and counts them apart")

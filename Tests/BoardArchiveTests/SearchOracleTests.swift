@@ -38,6 +38,23 @@ import Testing
         #expect(nonEmpty < Self.queries.count)
     }
 
+    /// The build's keyword matcher, on each block's documents in memory, finds what the index's block matcher finds
+    /// in the written files.
+    @Test func keywordMatcherEqualsTheIndex() throws {
+        let files = try SearchIndexBuilder(configuration: Self.configuration).makeSearchIndex(for: Self.documents)
+        let reader = try SearchIndexReader(files: files)
+        let queries = Array(Self.queries.prefix(120)) + ["서울", "ＳＥＲＶＥＲ", "a", "  "]
+        let matcher = KeywordMatcher(keywords: queries)
+        var found = 0
+        for block in SearchIndexBuilder.blocks(of: Self.documents, size: Self.configuration.blockSize) {
+            for (query, positions) in zip(queries, matcher.positions(in: block.documents)) {
+                #expect(positions == (try reader.positions(matching: query, target: .all, inBlock: block.id)), "\(query) in \(block.id)")
+                found += positions.count
+            }
+        }
+        #expect(found > 1_000)
+    }
+
     @Test func pagedSearchReturnsTheFirstPageOfTheFullAnswer() throws {
         let files = try SearchIndexBuilder(configuration: Self.configuration).makeSearchIndex(for: Self.documents)
         let oracle = SearchOracle(documents: Self.documents)

@@ -7,9 +7,9 @@ import Foundation
 /// Whether a post matches a keyword depends on the post's own text only (the block matcher verifies every candidate
 /// against the post's normalised fields). So a post whose id and content hash are unchanged, in a block encoded with
 /// the same digest base (templates, strings, settings), matches the same keywords as before: its memberships carry
-/// over to its new position. The other posts, the *fresh* ones, are matched in memory with the same matcher, as
-/// ``RemovedPlaces`` matches removed posts. A block with more than a quarter of fresh posts, or a keyword the
-/// previous record has no matches for, is matched from its written files as usual.
+/// over to its new position. The other posts, the *fresh* ones, are matched in their text (``KeywordMatcher``), as
+/// every block is that carries nothing: a block with more than a quarter of fresh posts, or a keyword the previous
+/// record has no matches for, is matched whole in the text of its posts.
 struct CarriedMatches {
     /// Keyword slug → positions (in the new block) of unchanged posts that matched, ascending.
     var matches: [String: [Int]]
@@ -39,13 +39,16 @@ struct CarriedMatches {
         self.fresh = fresh
     }
 
-    /// The positions of the block matching each of `keywords`, ascending; nil when a keyword has no carried matches.
-    func positions(matching keywords: [SearchKeyword], configuration: SearchIndexConfiguration) throws -> [String: [Int]]? {
-        guard keywords.allSatisfy({ matches[$0.slug] != nil }) else { return nil }
+    /// Whether every one of `keywords` has carried matches (a keyword the previous build did not have has none).
+    func covers(_ keywords: [SearchKeyword]) -> Bool { keywords.allSatisfy { matches[$0.slug] != nil } }
+
+    /// The positions of the block matching each of `keywords` (which it must ``covers(_:)``), ascending: the carried ones
+    /// and those of the fresh posts, matched in their text by `matcher` (made for `keywords`, in their order).
+    func positions(matching keywords: [SearchKeyword], matcher: KeywordMatcher) -> [String: [Int]] {
         var result = matches
-        let positionOf = Dictionary(fresh.map { ($0.document.postId, $0.position) }, uniquingKeysWith: { first, _ in first })
-        try SearchIndexBuilder.forEachMatch(of: keywords, in: fresh.map(\.document), configuration: configuration) { keyword, document in
-            if let place = positionOf[document.postId] { result[keyword.slug, default: []].append(place) }
+        let found = matcher.positions(in: fresh.map(\.document))
+        for (keyword, positions) in zip(keywords, found) {
+            result[keyword.slug, default: []] += positions.map { fresh[$0].position }
         }
         return Dictionary(uniqueKeysWithValues: keywords.map { ($0.slug, (result[$0.slug] ?? []).sorted()) })
     }

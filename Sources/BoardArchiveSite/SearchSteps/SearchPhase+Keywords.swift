@@ -104,24 +104,29 @@ extension SearchPhase {
         return keywords
     }
 
+    /// How many blocks' posts ``findMatches(of:in:documents:output:)`` holds at once (2,048 posts a block by default).
+    static let blocksMatchedTogether = 4
+
     /// Finds, per block, the positions matching each keyword (kept blocks reuse their record, re-encoded blocks what
-    /// their unchanged posts carry over: ``CarriedMatches``) and writes the records.
-    func findMatches(of keywords: [SearchKeyword], in blocks: inout [Block], provisionalManifest: Data, output: SiteOutput) throws {
+    /// their unchanged posts carry over: ``CarriedMatches``; the others are matched in the text of their posts, read
+    /// from the store by `documents`, a few blocks at a time) and writes the records.
+    func findMatches(
+        of keywords: [SearchKeyword], in blocks: inout [Block], documents: ([Int]) throws -> [SearchDocument], output: SiteOutput
+    ) throws {
         let slugs = keywords.map(\.slug)
         let work = blocks.indices.filter { index in slugs.contains { blocks[index].record.matches[$0] == nil } }
-        let snapshot = blocks
-        let configuration = indexConfiguration
-        let found = try concurrentMap(work.count) { item in
-            let block = snapshot[work[item]]
-            if let carried = try block.carried?.positions(matching: keywords, configuration: configuration) { return carried }
-            let reader = try SearchIndexReader(load: { path in
-                path == SearchIndexBuilder.manifestPath ? provisionalManifest : output.currentContents(of: path)
-            })
-            var matches: [String: [Int]] = [:]
-            for keyword in keywords where block.record.matches[keyword.slug] == nil {
-                matches[keyword.slug] = try reader.positions(matching: keyword.text, target: .all, inBlock: block.id)
+        let matcher = KeywordMatcher(keywords: keywords.map(\.text))
+        var found: [[String: [Int]]] = []
+        found.reserveCapacity(work.count)
+        for start in stride(from: 0, to: work.count, by: Self.blocksMatchedTogether) {
+            let batch = work[start..<min(work.count, start + Self.blocksMatchedTogether)].map { blocks[$0] }
+            // The store is read here, one block after another; the matching runs in parallel.
+            let texts = try batch.map { block in block.carried?.covers(keywords) == true ? [] : try documents(block.record.postIds) }
+            found += try concurrentMap(batch.count) { item in
+                let block = batch[item]
+                if let carried = block.carried, carried.covers(keywords) { return carried.positions(matching: keywords, matcher: matcher) }
+                return Dictionary(uniqueKeysWithValues: zip(slugs, matcher.positions(in: texts[item])))
             }
-            return matches
         }
         for (item, index) in work.enumerated() {
             for (slug, positions) in found[item] { blocks[index].record.matches[slug] = positions }

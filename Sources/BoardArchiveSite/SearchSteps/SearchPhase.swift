@@ -156,7 +156,21 @@ struct SearchPhase: Sendable {
         timer.lap("search directory")
         let keywords = try selectKeywords(blocks: blocks, frequency: pass.frequency, base: digestBase, output: output)
         var matched = blocks
-        try findMatches(of: keywords, in: &matched, provisionalManifest: manifest([]), output: output)
+        let anonymous = pages.strings["anonymous"]
+        try findMatches(
+            of: keywords, in: &matched,
+            documents: { ids in
+                let posts: [Int: Post]
+                do { posts = try store.posts(ids: ids) } catch { throw BuildError(phase: .store, underlying: error, location: "keyword matches") }
+                return try ids.map { id in
+                    guard let post = posts[id] else {
+                        throw BuildError(
+                            phase: .store, reason: .underlying("post \(id) left the store while its keyword matches were found; run the build again"),
+                            location: "keyword matches")
+                    }
+                    return SearchDocument(post: post, boardName: names[post.boardId] ?? "", anonymousLabel: anonymous)
+                }
+            }, output: output)
         timer.lap("keyword matches")
         let counts = keywords.map { keyword in matched.reduce(0) { $0 + ($1.record.matches[keyword.slug]?.count ?? 0) } }
         let links = zip(keywords, counts).map { SearchKeywordLink(keyword: $0.text, path: "keywords/\($0.slug).html", count: $1) }
@@ -171,7 +185,7 @@ struct SearchPhase: Sendable {
             scripts: ["assets/search.js"])
         try output.write(searchHTML, to: SitePaths.search)
         let writer = KeywordPageWriter(pages: pages, strings: strings, boardNames: names)
-        let removedPlaces = try RemovedPlaces(documents: pass.removedDocuments, keywords: keywords, configuration: indexConfiguration)
+        let removedPlaces = RemovedPlaces(documents: pass.removedDocuments, keywords: keywords)
         report.keywordPages += try writer.writePages(
             of: keywords, blocks: matched, removedPlaces: removedPlaces, store: store, renderer: renderer, output: output, base: digestBase)
         let index = writer.indexContext(zip(keywords, counts).map { ($0.text, $0.slug, $1) })
