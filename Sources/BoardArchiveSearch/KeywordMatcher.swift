@@ -20,7 +20,7 @@ package struct KeywordMatcher: Sendable {
     package func positions(in documents: [SearchDocument]) -> [[Int]] {
         var result = [[Int]](repeating: [], count: words.count)
         for (position, document) in documents.enumerated() {
-            let fields = [document.title, document.writer, document.contents].map { Array(TextNormalizer.normalize($0).utf8) }
+            let fields = [document.title, document.writer, document.contents].map(TextNormalizer.normalizedUTF8)
             for (index, keyword) in words.enumerated() where !keyword.isEmpty {
                 if keyword.allSatisfy({ word in fields.contains { Bytes.firstIndex(of: word, in: $0) != nil } }) {
                     result[index].append(position)

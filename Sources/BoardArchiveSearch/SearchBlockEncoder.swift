@@ -75,13 +75,15 @@ package struct SearchBlockEncoder {
         for (position, document) in documents.enumerated() {
             boards[document.boardId, default: []].append(position)
             for field in SearchField.allCases {
-                SearchTokenizer.forEachGramKey(ofNormalized: TextNormalizer.normalize(field.text(of: document))) { key in
-                    let (slot, isNew) = slots.slot(for: key)
-                    if isNew {
-                        keys.append(key)
-                        lists.append(contentsOf: [[], [], []])
+                TextNormalizer.normalizedUTF8(field.text(of: document)).withUnsafeBufferPointer { normalized in
+                    SearchTokenizer.forEachGramKey(ofNormalizedUTF8: normalized) { key in
+                        let (slot, isNew) = slots.slot(for: key)
+                        if isNew {
+                            keys.append(key)
+                            lists.append(contentsOf: [[], [], []])
+                        }
+                        if lists[slot * 3 + field.rawValue].last != position { lists[slot * 3 + field.rawValue].append(position) }
                     }
-                    if lists[slot * 3 + field.rawValue].last != position { lists[slot * 3 + field.rawValue].append(position) }
                 }
             }
         }

@@ -17,20 +17,23 @@ package enum SearchTokenizer {
     /// Reads the UTF-8 bytes a code point at a time (`unicodeScalars` cost a tenth of encoding a block more).
     static func forEachGramKey(ofNormalized text: String, _ body: (UInt64) -> Void) {
         var text = text
-        text.withUTF8 { bytes in
-            var previous: UInt32? = nil
-            var offset = 0
-            while offset < bytes.count {
-                let (value, length) = Bytes.scalar(in: bytes, at: offset)
-                offset += length
-                if TextNormalizer.isWhitespace(value) {
-                    previous = nil
-                    continue
-                }
-                body(unigramFlag | UInt64(value))
-                if let previous { body(UInt64(previous) << 21 | UInt64(value)) }
-                previous = value
+        text.withUTF8 { forEachGramKey(ofNormalizedUTF8: $0, body) }
+    }
+
+    /// ``forEachGramKey(ofNormalized:_:)`` of normalised text given as its (valid) UTF-8.
+    static func forEachGramKey(ofNormalizedUTF8 bytes: UnsafeBufferPointer<UInt8>, _ body: (UInt64) -> Void) {
+        var previous: UInt32? = nil
+        var offset = 0
+        while offset < bytes.count {
+            let (value, length) = Bytes.scalar(in: bytes, at: offset)
+            offset += length
+            if TextNormalizer.isWhitespace(value) {
+                previous = nil
+                continue
             }
+            body(unigramFlag | UInt64(value))
+            if let previous { body(UInt64(previous) << 21 | UInt64(value)) }
+            previous = value
         }
     }
 

@@ -43,6 +43,19 @@ import Testing
         #expect(failures.isEmpty, "not idempotent: U+\(failures.prefix(20))")
     }
 
+    /// The bytes the search builder and the keyword matcher take are the normal form's, on the shared cases and on texts
+    /// of the byte path (ASCII and precomposed syllables) and around it.
+    @Test func normalizedUTF8IsTheNormalFormsBytes() {
+        let texts =
+            Self.cases.map(\.input) + [
+                "", "Server 서울 RELEASE notes", "회의실 예약 ABC-12", "Ｓｅｏｕｌ 서울", "서울\u{1100}\u{1161}", "Café 카페", "\u{AC00}\u{D7A3}",
+                "\u{D7A4}", "tab\tand\nnewline",
+            ]
+        for text in texts {
+            #expect(TextNormalizer.normalizedUTF8(text) == Array(TextNormalizer.normalize(text).utf8), "\(text.debugDescription)")
+        }
+    }
+
     @Test func normalizationIsIdempotentOnTheCases() {
         for (input, _) in Self.cases {
             let once = TextNormalizer.normalize(input)

@@ -32,9 +32,20 @@ public enum TextNormalizer {
         return string(of: composeHangul(Array(compatibilityComposed(string(of: output)).unicodeScalars)))
     }
 
+    /// ``normalize(_:)`` as UTF-8: the same bytes, made without a `String` when `text` holds only ASCII and precomposed
+    /// Hangul syllables (most posts), for callers that match or cut bytes (the search builder's grams, keyword matches).
+    public static func normalizedUTF8(_ text: String) -> [UInt8] {
+        loweredBytesIfASCIIAndHangul(text) ?? Array(normalize(text).utf8)
+    }
+
     /// `text` with ASCII letters lowered when it holds only ASCII and precomposed Hangul syllables (U+AC00–U+D7A3),
     /// worked on its UTF-8 bytes; nil for any other text.
     private static func loweredIfASCIIAndHangul(_ text: String) -> String? {
+        loweredBytesIfASCIIAndHangul(text).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The UTF-8 of ``loweredIfASCIIAndHangul(_:)``.
+    private static func loweredBytesIfASCIIAndHangul(_ text: String) -> [UInt8]? {
         var bytes = Array(text.utf8)
         var index = 0
         while index < bytes.count {
@@ -50,7 +61,7 @@ public enum TextNormalizer {
             guard (0xAC00...0xD7A3).contains(value) else { return nil }
             index += 3
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return bytes
     }
 
     /// NFKC as Foundation computes it (Hangul finished by ``composeHangul(_:)``), long runs of combining marks put in
