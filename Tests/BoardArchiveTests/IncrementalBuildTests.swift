@@ -34,12 +34,13 @@ struct IncrementalBuildTests {
         var noindex = false
         var pseudonymKey: Data?
         var deletedPosts = DeletedPosts.marked
+        var keywords = ["서울", "글 1"]
     }
 
     static func configuration(_ inputs: Inputs, output: URL) -> BuildConfiguration {
         var configuration = BuildConfiguration(
             outputDirectory: output, templatesDirectory: inputs.templates, now: inputs.now, timeZone: SiteFixture.seoul,
-            language: inputs.language, keywords: ["서울", "글 1"], topKeywords: 3)
+            language: inputs.language, keywords: inputs.keywords, topKeywords: 3)
         // Small blocks, so that changes land in some blocks and leave others.
         configuration.searchIndex = SearchIndexConfiguration(blockSize: 8)
         configuration.baseURL = inputs.baseURL
@@ -249,6 +250,24 @@ struct IncrementalBuildTests {
             if !differing.isEmpty { return }
             try FileManager.default.removeItem(at: full)
         }
+    }
+
+    @Test("a keyword new to a rebuild: the kept search blocks find it in their files, and the site equals a clean build")
+    func aNewKeywordIsFoundInTheKeptBlocks() async throws {
+        let root = try SiteFixture.temporaryDirectory()
+        let store = try SiteFixture.store()
+        let output = root.appendingPathComponent("site")
+        var inputs = Inputs()
+        try await Self.build(store, inputs, into: output)
+        let index = { try PublishTests.stamps(under: output).filter { $0.key.hasPrefix("search/") && $0.key != "search/manifest.js" } }
+        let before = try index()
+        inputs.keywords.append("글 2")
+        try await Self.build(store, inputs, into: output)
+        // No block was encoded again: the new keyword's matches came from the kept blocks' index files.
+        #expect(try index() == before)
+        let page = try String(contentsOf: output.appendingPathComponent("keywords/\(KeywordSelector.slug(for: "글 2")).html"), encoding: .utf8)
+        #expect(page.contains("<mark>"))
+        #expect(try await Self.differencesFromCleanBuild(output, store: store, inputs: inputs).isEmpty)
     }
 
     @Test("a rebuild with nothing changed renders, writes and removes nothing, and leaves every file as it was")

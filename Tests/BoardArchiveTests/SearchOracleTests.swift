@@ -43,7 +43,8 @@ import Testing
     @Test func keywordMatcherEqualsTheIndex() throws {
         let files = try SearchIndexBuilder(configuration: Self.configuration).makeSearchIndex(for: Self.documents)
         let reader = try SearchIndexReader(files: files)
-        let queries = Array(Self.queries.prefix(120)) + ["서울", "ＳＥＲＶＥＲ", "a", "  "]
+        // Also words that NFKC cuts with a space (`¨` → space + U+0308), and one that normalises to nothing.
+        let queries = Array(Self.queries.prefix(120)) + ["서울", "ＳＥＲＶＥＲ", "a", "  ", "¨", "a¨b", "´", "서¨울"]
         let matcher = KeywordMatcher(keywords: queries)
         var found = 0
         for block in SearchIndexBuilder.blocks(of: Self.documents, size: Self.configuration.blockSize) {

@@ -24,6 +24,7 @@ struct RemovedPlaces {
     /// Matches `documents` (the removed posts) against `keywords` in their text, as the build matches the posts of its
     /// search blocks (``KeywordMatcher``).
     init(documents: [SearchDocument], keywords: [SearchKeyword]) {
+        guard !documents.isEmpty, !keywords.isEmpty else { return }
         let ordered = documents.sorted(by: SearchDocument.listingPrecedes)
         let found = KeywordMatcher(keywords: keywords.map(\.text)).positions(in: ordered)
         for (keyword, positions) in zip(keywords, found) where !positions.isEmpty {

@@ -107,11 +107,14 @@ extension SearchPhase {
     /// How many blocks' posts ``findMatches(of:in:documents:output:)`` holds at once (2,048 posts a block by default).
     static let blocksMatchedTogether = 4
 
-    /// Finds, per block, the positions matching each keyword (kept blocks reuse their record, re-encoded blocks what
-    /// their unchanged posts carry over: ``CarriedMatches``; the others are matched in the text of their posts, read
-    /// from the store by `documents`, a few blocks at a time) and writes the records.
+    /// Finds, per block, the positions matching each keyword and writes the records. A block encoded in this build is
+    /// matched in the text of its posts, read from the store by `documents` a few blocks at a time (``KeywordMatcher``),
+    /// or takes over what its unchanged posts matched before (``CarriedMatches``); a kept block keeps its record's
+    /// matches and finds a keyword it lacks (one that is new to the build) in its index files, candidates first, so a
+    /// new keyword on a nightly rebuild reads a fraction of the archive instead of all of it.
     func findMatches(
-        of keywords: [SearchKeyword], in blocks: inout [Block], documents: ([Int]) throws -> [SearchDocument], output: SiteOutput
+        of keywords: [SearchKeyword], in blocks: inout [Block], documents: ([Int]) throws -> [SearchDocument], provisionalManifest: Data,
+        output: SiteOutput
     ) throws {
         let slugs = keywords.map(\.slug)
         let work = blocks.indices.filter { index in slugs.contains { blocks[index].record.matches[$0] == nil } }
@@ -120,12 +123,24 @@ extension SearchPhase {
         found.reserveCapacity(work.count)
         for start in stride(from: 0, to: work.count, by: Self.blocksMatchedTogether) {
             let batch = work[start..<min(work.count, start + Self.blocksMatchedTogether)].map { blocks[$0] }
-            // The store is read here, one block after another; the matching runs in parallel.
-            let texts = try batch.map { block in block.carried?.covers(keywords) == true ? [] : try documents(block.record.postIds) }
+            // The store is read here, one block after another; the blocks are then matched on every core.
+            let texts = try batch.map { block in
+                block.kept || block.carried?.covers(keywords) == true ? [] : try documents(block.record.postIds)
+            }
             found += try concurrentMap(batch.count) { item in
                 let block = batch[item]
                 if let carried = block.carried, carried.covers(keywords) { return carried.positions(matching: keywords, matcher: matcher) }
-                return Dictionary(uniqueKeysWithValues: zip(slugs, matcher.positions(in: texts[item])))
+                guard block.kept else {
+                    return Dictionary(zip(slugs, matcher.positions(in: texts[item])), uniquingKeysWith: { first, _ in first })
+                }
+                let reader = try SearchIndexReader(load: { path in
+                    path == SearchIndexBuilder.manifestPath ? provisionalManifest : output.currentContents(of: path)
+                })
+                var matches: [String: [Int]] = [:]
+                for keyword in keywords where block.record.matches[keyword.slug] == nil {
+                    matches[keyword.slug] = try reader.positions(matching: keyword.text, target: .all, inBlock: block.id)
+                }
+                return matches
             }
         }
         for (item, index) in work.enumerated() {

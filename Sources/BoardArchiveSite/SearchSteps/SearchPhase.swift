@@ -29,8 +29,9 @@ struct PhaseClock {
 /// 2. **directory** — rebuilt only when a block changed, from the previous directory minus the changed blocks plus
 ///    the tokens of the blocks just encoded.
 /// 3. **keywords** — the configured keywords and the most frequent terms (from per-block term counts).
-/// 4. **matches** — per block and keyword, the matching posts, found with the same matcher as `search.js`; kept
-///    blocks reuse what their record says.
+/// 4. **matches** — per block and keyword, the matching posts: a block just encoded in its posts' text
+///    (``KeywordMatcher``, the brute-force answer the index and `search.js` give); kept blocks reuse what their
+///    record says and find a new keyword in their index files.
 /// 5. **pages** — `search/manifest.js`, `search.html`, keyword pages (only those whose rows changed) and the
 ///    keyword index.
 ///
@@ -170,7 +171,7 @@ struct SearchPhase: Sendable {
                     }
                     return SearchDocument(post: post, boardName: names[post.boardId] ?? "", anonymousLabel: anonymous)
                 }
-            }, output: output)
+            }, provisionalManifest: manifest([]), output: output)
         timer.lap("keyword matches")
         let counts = keywords.map { keyword in matched.reduce(0) { $0 + ($1.record.matches[keyword.slug]?.count ?? 0) } }
         let links = zip(keywords, counts).map { SearchKeywordLink(keyword: $0.text, path: "keywords/\($0.slug).html", count: $1) }
