@@ -171,7 +171,7 @@ struct SiteManifest: Sendable, Equatable {
     /// Writes the manifest of `digests` to `url`, sorted (a full build's, or a rebuild's from a previous manifest whose
     /// order is not known), without making a ``SiteManifest`` of them first (its table of rows).
     static func write(_ digests: [String: BuildDigest], to url: URL) throws {
-        try write(digests.sorted(by: { Bytes.utf8Precedes($0.key, $1.key) }).lazy.map { ($0.key, $0.value) }, to: url)
+        try write(Bytes.sortedByUTF8(Array(digests), key: \.key).lazy.map { ($0.key, $0.value) }, to: url)
     }
 
     /// Writes the lines of `entries` (sorted) to `url`.
@@ -192,7 +192,7 @@ struct SiteManifest: Sendable, Equatable {
         var digests = rowDigests
         for change in changes { digests[change.row] = change.digest }
         let keptRows = paths.indices.lazy.filter(kept)
-        let added = additions.sorted(by: { Bytes.utf8Precedes($0.path, $1.path) })
+        let added = Bytes.sortedByUTF8(additions, key: \.path)
         try Self.write(Self.merged(keptRows.lazy.map { (self.paths[$0], digests[$0]) }, added), to: url)
         return true
     }

@@ -67,6 +67,15 @@ import Testing
         // Prefixes of eight bytes first, whole texts where they tie (long tokens, trailing U+0000).
         let tokens = ["#b:10001", "#b:100012", "#b:10001\u{0}", "a", "a\u{0}", "서울", "서울시청", "서울시", "😀😀", "😀", "", "#b:9"].shuffled()
         #expect(Bytes.sortedByUTF8(tokens, key: { $0 }) == tokens.sorted(by: Bytes.utf8Precedes))
+        // Paths that tie on their first eight bytes and differ further on, and equal keys (kept in their order).
+        let paths = [
+            "search/n40/c3-0.js", "search/n40/c3-10.js", "search/n4/m1.js", "search/n40/c3-1.js", "posts/12345.html", "posts/1234.html",
+            "posts/1234.html", "keywords/k-ec849cec9ab8.html", "keywords/k-ec849c.html",
+        ].enumerated().map { ($0.element, $0.offset) }.shuffled()
+        let sorted = Bytes.sortedByUTF8(paths, key: \.0)
+        #expect(sorted.map(\.0) == paths.map(\.0).sorted(by: Bytes.utf8Precedes))
+        let twins = sorted.filter { $0.0 == "posts/1234.html" }.map(\.1)
+        #expect(twins == paths.filter { $0.0 == "posts/1234.html" }.map(\.1))
         #expect(!Bytes.utf8Precedes("a", "a"))
         #expect(Bytes.utf8Precedes("a", "ab"))
     }
