@@ -31,9 +31,11 @@ package struct ClusteredText: Equatable {
     /// is given. `characterByCharacter` forces the slow path for every cluster (for tests).
     package init(_ text: String, prefix: Int? = nil, characterByCharacter: Bool = false) {
         let bytes = Array(text.utf8)
-        normalized.reserveCapacity(bytes.count)
         bounds.reserveCapacity(bytes.count / 2 + 1)
-        normalizedBounds.reserveCapacity(bytes.count / 2 + 1)
+        // While every cluster so far took the byte path, only the bounds are kept: such a cluster's normal form is its
+        // bytes lowered, as long as they are, so the normal form and its bounds are made in one go at the end (or at the
+        // first cluster that goes through `Character`).
+        var byBytes = true
         var offset = 0
         bytes.withUnsafeBufferPointer { buffer in
             while offset < buffer.count {
@@ -45,17 +47,22 @@ package struct ClusteredText: Equatable {
                     let next = offset + length
                     let following = next < buffer.count ? Self.fastScalarLength(buffer, at: next) : nil
                     if next == buffer.count || following != nil {
-                        // The clusters' bytes are the text's own, copied once at the end; here only their normal forms.
+                        // The clusters' bytes are the text's own, copied once at the end.
                         let end = buffer[offset] == 0x0D && following == 1 && buffer[next] == 0x0A ? next + 1 : next
-                        for index in offset..<end {
-                            let byte = buffer[index]
-                            normalized.append((0x41...0x5A).contains(byte) ? byte + 32 : byte)
-                        }
                         bounds.append(end)
-                        normalizedBounds.append(normalized.count)
+                        if !byBytes {
+                            normalized.append(contentsOf: Self.lowered(buffer[offset..<end]))
+                            normalizedBounds.append(normalized.count)
+                        }
                         offset = end
                         continue
                     }
+                }
+                if byBytes {
+                    byBytes = false
+                    normalized = Self.lowered(buffer[0..<offset])
+                    normalized.reserveCapacity(buffer.count)
+                    normalizedBounds = bounds
                 }
                 let index = text.utf8.index(text.utf8.startIndex, offsetBy: offset)
                 let character = text[index]
@@ -66,6 +73,15 @@ package struct ClusteredText: Equatable {
             }
         }
         utf8 = Array(bytes[0..<offset])
+        if byBytes {
+            normalized = Self.lowered(utf8[...])
+            normalizedBounds = bounds
+        }
+    }
+
+    /// `bytes` with ASCII letters lowered: the normal form of clusters the byte path cut.
+    private static func lowered<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> [UInt8] {
+        bytes.map { (0x41...0x5A).contains($0) ? $0 + 32 : $0 }
     }
 
     /// Appends one cluster: its bytes and its normal form (nil: the bytes with ASCII letters lowered).

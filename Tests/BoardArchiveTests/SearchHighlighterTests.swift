@@ -67,6 +67,28 @@ import Testing
         }
     }
 
+    /// Texts whose clusters all take the byte path (their normal form is then made at the end, in one go), some with a
+    /// `Character` cluster after a run of them, cut with and without a prefix.
+    @Test func runsOfByteClustersCutAsCharactersDo() {
+        let fast = ["a", "B", " ", "\r\n", "\r", "\n", "서", "울", "Z", "7", "<"]
+        var seed: UInt64 = 7
+        for round in 0..<300 {
+            var text = ""
+            for _ in 0..<(round % 50) {
+                seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                text += fast[Int((seed >> 33) % UInt64(fast.count))]
+            }
+            if round % 3 == 1 { text += ["e\u{301}", "Ａ", "ﬁ"][round % 9 / 3] + "Ab서" }
+            for prefix in [nil, 0, 5, 17] as [Int?] {
+                let clustered = ClusteredText(text, prefix: prefix)
+                #expect(
+                    clustered == ClusteredText(text, prefix: prefix, characterByCharacter: true),
+                    "text \(text.debugDescription) prefix \(String(describing: prefix))")
+            }
+            #expect(ClusteredText(text).normalized == Array(TextNormalizer.normalize(text).utf8))
+        }
+    }
+
     @Test func aSnippetFromThePrefixEqualsOneFromTheWholeText() {
         var seed: UInt64 = 7
         for round in 0..<200 {
