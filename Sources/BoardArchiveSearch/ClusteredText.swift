@@ -60,8 +60,8 @@ package struct ClusteredText: Equatable {
                 }
                 if byBytes {
                     byBytes = false
-                    normalized = Self.lowered(buffer[0..<offset])
                     normalized.reserveCapacity(buffer.count)
+                    normalized.append(contentsOf: Self.lowered(buffer[0..<offset]))
                     normalizedBounds = bounds
                 }
                 let index = text.utf8.index(text.utf8.startIndex, offsetBy: offset)
@@ -80,7 +80,7 @@ package struct ClusteredText: Equatable {
     }
 
     /// `bytes` with ASCII letters lowered: the normal form of clusters the byte path cut.
-    private static func lowered<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> [UInt8] {
+    private static func lowered<Source: Collection<UInt8>>(_ bytes: Source) -> [UInt8] {
         bytes.map { (0x41...0x5A).contains($0) ? $0 + 32 : $0 }
     }
 

@@ -24,7 +24,8 @@ public enum Bytes {
     /// `items` sorted by `key(item)` in ``utf8Precedes(_:_:)``'s order, stably. The keys' bytes are laid out in one
     /// buffer first, so that comparing two keys touches no reference count: on integer prefixes first (a block's
     /// tokens are one or two characters, so nearly every comparison ends there), the whole texts only where prefixes
-    /// tie (the build manifest's 200,000 paths share long prefixes such as `search/n4`).
+    /// tie (the build manifest's 200,000 paths share long prefixes such as `search/n4`; equal prefixes say nothing, as
+    /// texts may differ after eight bytes or only in trailing U+0000).
     @inlinable public static func sortedByUTF8<T>(_ items: [T], key: (T) -> String) -> [T] {
         var bytes: [UInt8] = []
         var starts: [Int] = [0]
