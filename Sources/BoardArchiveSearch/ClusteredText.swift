@@ -88,11 +88,7 @@ package struct ClusteredText: Equatable {
     mutating func append(cluster bytes: ArraySlice<UInt8>, normalized folded: [UInt8]?) {
         utf8.append(contentsOf: bytes)
         bounds.append(utf8.count)
-        if let folded {
-            normalized.append(contentsOf: folded)
-        } else {
-            for byte in bytes { normalized.append((0x41...0x5A).contains(byte) ? byte + 32 : byte) }
-        }
+        normalized.append(contentsOf: folded ?? Self.lowered(bytes))
         normalizedBounds.append(normalized.count)
     }
 

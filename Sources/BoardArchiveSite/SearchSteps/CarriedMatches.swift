@@ -4,9 +4,9 @@ import Foundation
 /// What a re-encoded block takes over from the previous build's record of it, so that a few changed posts do not
 /// send every keyword through the whole block again.
 ///
-/// Whether a post matches a keyword depends on the post's own text only (its normalised fields: ``KeywordMatcher``). So a post whose id and content hash are unchanged, in a block encoded with
-/// the same digest base (templates, strings, settings), matches the same keywords as before: its memberships carry
-/// over to its new position. The other posts, the *fresh* ones, are matched in their text (``KeywordMatcher``), as
+/// Whether a post matches a keyword depends on the post's own text only (its normalised fields: ``KeywordMatcher``).
+/// So a post whose id and content hash are unchanged, in a block encoded with the same digest base (templates,
+/// strings, settings), matches the same keywords as before: its memberships carry over to its new position. The other posts, the *fresh* ones, are matched in their text (``KeywordMatcher``), as
 /// every block is that carries nothing: a block with more than a quarter of fresh posts, or a keyword the previous
 /// record has no matches for, is matched whole in the text of its posts.
 struct CarriedMatches {

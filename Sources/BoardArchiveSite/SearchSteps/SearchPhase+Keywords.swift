@@ -104,7 +104,7 @@ extension SearchPhase {
         return keywords
     }
 
-    /// How many blocks' posts ``findMatches(of:in:documents:output:)`` holds at once (2,048 posts a block by default).
+    /// How many blocks' posts ``findMatches(of:in:documents:provisionalManifest:output:)`` holds at once (2,048 posts a block by default).
     static let blocksMatchedTogether = 4
 
     /// Finds, per block, the positions matching each keyword and writes the records. A block encoded in this build is
