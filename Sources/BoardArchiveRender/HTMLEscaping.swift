@@ -25,8 +25,8 @@ package struct HTMLEscaping: MustacheContentType {
 
     /// `text` with `&`, `<`, `>`, `"` and `'` as `&amp;`, `&lt;`, `&gt;`, `&quot;` and `&#39;`.
     package static func escape(_ text: String) -> String {
+        guard needsEscaping(text) else { return text }
         let utf8 = text.utf8
-        guard utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0x27 }) else { return text }
         var html: [UInt8] = []
         html.reserveCapacity(utf8.count + 16)
         for byte in utf8 {
@@ -40,5 +40,16 @@ package struct HTMLEscaping: MustacheContentType {
             }
         }
         return String(decoding: html, as: UTF8.self)
+    }
+
+    /// Whether `text` holds a byte ``escape(_:)`` replaces: read from the string's own storage, a byte at a time, where
+    /// a generic search of its UTF-8 view went through the view's iterator (most texts hold none, and are printed as
+    /// they are).
+    static func needsEscaping(_ text: String) -> Bool {
+        func isMarkup(_ byte: UInt8) -> Bool { byte == 0x26 || byte == 0x3C || byte == 0x3E || byte == 0x22 || byte == 0x27 }
+        return text.utf8.withContiguousStorageIfAvailable { bytes in
+            for byte in bytes where isMarkup(byte) { return true }
+            return false
+        } ?? text.utf8.contains(where: isMarkup)
     }
 }

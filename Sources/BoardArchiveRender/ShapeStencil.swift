@@ -175,6 +175,8 @@ struct Stencil: Sendable {
     }
 
     let pieces: [Piece]
+    /// The bytes of the text pieces: with the leaves', what the output is made room for at once.
+    let textBytes: Int
 
     /// The placeholder of leaf `index`: `U+0000`, the index, `&`, `U+0000`. Escaping turns its `&` into `&amp;`, which
     /// tells an escaped `{{x}}` from a raw `{{{x}}}`.
@@ -202,6 +204,10 @@ struct Stencil: Sendable {
         }
         if start < bytes.count { pieces.append(.text(String(decoding: bytes[start...], as: UTF8.self))) }
         self.pieces = pieces
+        textBytes = pieces.reduce(0) { total, piece in
+            if case .text(let text) = piece { return total + text.utf8.count }
+            return total
+        }
     }
 
     /// The placeholder starting at `index` (a `U+0000`): its leaf, whether it was escaped, and the index after it.
@@ -224,6 +230,8 @@ struct Stencil: Sendable {
     /// The output with leaf `i` as `leaves[i]`, escaped where the template escaped it.
     func filled(with leaves: [String]) -> String {
         var output = ""
+        // Room for every piece at once (an escaped leaf may need more): growing page by page copied the page again.
+        output.reserveCapacity(leaves.reduce(textBytes) { $0 + $1.utf8.count })
         for piece in pieces {
             switch piece {
             case .text(let text): output += text
@@ -399,16 +407,26 @@ package struct RowPrerender: Sendable {
 
     /// `context` with the list's rows as their HTML (each rendered by `render` with the page's context under the row's
     /// own keys), or nil when a section around the list holds something else than a flag or the list is not one of rows.
-    func prerendered(_ context: [String: Any], render: ([String: Any]) throws -> String) rethrows -> [String: Any]? {
+    ///
+    /// - Parameter names: every name the partial's tags use (``StencilNames/all``), when known: no other key of the page
+    ///   can change a row's output, so each row is rendered with only those of the page's keys under its own, not a copy of
+    ///   the whole page's context (a board page's rows were each a copy of it).
+    func prerendered(_ context: [String: Any], reading names: [String]?, render: ([String: Any]) throws -> String) rethrows -> [String: Any]? {
         for name in enclosing {
             guard let value = context[name], ObjectIdentifier(Swift.type(of: value)) == ObjectIdentifier(Bool.self) else { return nil }
         }
         guard let value = context[list], ObjectIdentifier(Swift.type(of: value)) == ObjectIdentifier([[String: Any]].self),
             let rows = value as? [[String: Any]]
         else { return nil }
+        var shared = context
+        if let names, !rows.isEmpty {
+            let kept = names.compactMap { name in context[name].map { (name, $0) } }
+            shared = Dictionary(minimumCapacity: kept.count + (rows.first?.count ?? 0))
+            for (name, value) in kept { shared[name] = value }
+        }
         var page = context
         page[list] = try rows.map { row -> [String: Any] in
-            var merged = context
+            var merged = shared
             merged.merge(row) { _, own in own }
             return [Self.flagKey: true, Self.htmlKey: try render(merged)]
         }

@@ -189,14 +189,24 @@ package struct TemplateRenderer: Sendable {
     ///   `scripts` (extra classic scripts, `[{src}]`, already relative to the page), `noindex` (the site asks search
     ///   engines not to index it; a tombstone sets it too), `boardFeed` (false; board and post pages set their board's feed).
     package func commonContext(relativeRoot: String, title: String, scripts: [String] = []) -> [String: Any] {
-        var context = siteContexts.context(noindex: noindex) {
+        var context = siteContext
+        context.merge(headContext(relativeRoot: relativeRoot, title: title, scripts: scripts)) { _, page in page }
+        return context
+    }
+
+    /// The keys every page of the build shares (``SiteData``).
+    private var siteContext: [String: Any] {
+        siteContexts.context(noindex: noindex) {
             SiteData(
                 lang: strings.language.rawValue, s: StringsTable(strings.table), timeZone: clock.timeZone.identifier,
                 timeZoneOffset: clock.offsetMinutes, noindex: noindex, boardFeed: nil
             ).context
         }
-        context.merge(PageHeadData(root: relativeRoot, title: title, scripts: scripts.map { ScriptData(src: $0) }).context) { _, page in page }
-        return context
+    }
+
+    /// The keys of one page's head (``PageHeadData``), which override the site's.
+    private func headContext(relativeRoot: String, title: String, scripts: [String]) -> [String: Any] {
+        PageHeadData(root: relativeRoot, title: title, scripts: scripts.map { ScriptData(src: $0) }).context
     }
 
     /// The same renderer with `library` for its templates (see ``stencilPlan(rowKeys:pageKeys:)``). The row template,
@@ -217,7 +227,8 @@ package struct TemplateRenderer: Sendable {
         var context = context
         for plan in prerenders[name] ?? [] {
             let original = RowPrerender.originalName(of: plan.partial)
-            if let page = try plan.prerendered(context, render: { try render($0, with: original) }) { context = page }
+            let names = stencils.eligible[original]?.all
+            if let page = try plan.prerendered(context, reading: names, render: { try render($0, with: original) }) { context = page }
         }
         if let html = try stencils.render(context, with: name, engine: { try renderWithEngine($0, with: name) }) { return html }
         return try renderWithEngine(context, with: name)
@@ -241,10 +252,13 @@ package struct TemplateRenderer: Sendable {
     ///   - scripts: extra classic scripts for this page, relative to the page (`"assets/search.js"` on `search.html`).
     package func renderPage(template: String, context: [String: Any], relativeRoot: String, title: String, scripts: [String] = []) throws -> String {
         // The page's keys override the common ones; the few common keys go into the page's (larger) dictionary.
+        // The head's keys, then the site's, each where no key before it has the name: ``commonContext`` under the
+        // page's keys, without making it for every page.
         var merged = context
-        let common = commonContext(relativeRoot: relativeRoot, title: title, scripts: scripts)
-        merged.reserveCapacity(context.count + common.count + 1)
-        for (key, value) in common where merged.index(forKey: key) == nil { merged[key] = value }
+        let (head, site) = (headContext(relativeRoot: relativeRoot, title: title, scripts: scripts), siteContext)
+        merged.reserveCapacity(context.count + head.count + site.count + 1)
+        for (key, value) in head where merged.index(forKey: key) == nil { merged[key] = value }
+        for (key, value) in site where merged.index(forKey: key) == nil { merged[key] = value }
         merged["content"] = try render(merged, with: template)  // RenderedPageData's one key
         return try render(merged, with: "layout")
     }

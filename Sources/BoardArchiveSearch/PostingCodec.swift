@@ -19,6 +19,11 @@ package enum PostingCodec {
 
     /// Encodes strictly increasing, non-negative `positions`.
     package static func encode(_ positions: [Int]) -> String {
+        encode(positions[...])
+    }
+
+    /// ``encode(_:)`` of a slice of a larger array (a block's lists lie in one).
+    static func encode(_ positions: ArraySlice<Int>) -> String {
         guard let last = positions.last else { return "" }
         var gaps: [UInt8] = []
         gaps.reserveCapacity(positions.count * 2)

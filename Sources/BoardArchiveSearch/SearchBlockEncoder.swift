@@ -65,30 +65,59 @@ package struct SearchBlockEncoder {
     /// The posting entries of a block sorted by token (UTF-8 order): the token and its lists `title.contents.writer`
     /// (trailing empty lists dropped), plus one `#b:<boardId>` entry per board.
     func postingEntries(of documents: [SearchDocument]) -> [(token: String, lists: String)] {
-        // A gram's lists sit at `slot * 3 + field` of one flat array, found through `slots`: no dictionary value to
-        // copy on write. Positions only grow, so a gram seen again in the same field of the same post is the one its
-        // list ends with: no set of a field's keys is needed to count it once.
+        // A gram's lists are `slot * 3 + field`, its slot found through `slots`. Each list's first sighting in a post
+        // is noted once, in the order met (positions only grow, so a list seen again in the same post is the one
+        // whose last position is this one); then one counting pass lays every list's positions out together, in
+        // order, in one flat array: no array per list.
         var slots = GramSlots(capacity: 16_384)
         var keys: [UInt64] = []
-        var lists: [[Int]] = []
+        var lastPosition: [Int32] = []
+        var counts: [Int] = []
+        var sightings: [UInt32] = []
+        var postStarts: [Int] = []
+        postStarts.reserveCapacity(documents.count + 1)
         var boards: [Int: [Int]] = [:]
         for (position, document) in documents.enumerated() {
+            postStarts.append(sightings.count)
             boards[document.boardId, default: []].append(position)
+            let current = Int32(position)
             for field in SearchField.allCases {
                 TextNormalizer.normalizedUTF8(field.text(of: document)).withUnsafeBufferPointer { normalized in
                     SearchTokenizer.forEachGramKey(ofNormalizedUTF8: normalized) { key in
                         let (slot, isNew) = slots.slot(for: key)
                         if isNew {
                             keys.append(key)
-                            lists.append(contentsOf: [[], [], []])
+                            lastPosition.append(contentsOf: [-1, -1, -1])
+                            counts.append(contentsOf: [0, 0, 0])
                         }
-                        if lists[slot * 3 + field.rawValue].last != position { lists[slot * 3 + field.rawValue].append(position) }
+                        let list = slot * 3 + field.rawValue
+                        if lastPosition[list] != current {
+                            lastPosition[list] = current
+                            counts[list] += 1
+                            sightings.append(UInt32(list))
+                        }
                     }
                 }
             }
         }
+        postStarts.append(sightings.count)
+        var ends = [Int](repeating: 0, count: counts.count)
+        var total = 0
+        for list in counts.indices {
+            total += counts[list]
+            ends[list] = total
+        }
+        var next = zip(ends, counts).map { $0 - $1 }
+        var positions = [Int](repeating: 0, count: total)
+        for position in documents.indices {
+            for sighting in postStarts[position]..<postStarts[position + 1] {
+                let list = Int(sightings[sighting])
+                positions[next[list]] = position
+                next[list] += 1
+            }
+        }
         var entries: [(token: String, lists: String)] = keys.indices.map { slot in
-            var encoded = lists[(slot * 3)..<(slot * 3 + 3)].map(PostingCodec.encode)
+            var encoded = (slot * 3..<slot * 3 + 3).map { PostingCodec.encode(positions[(ends[$0] - counts[$0])..<ends[$0]]) }
             while encoded.last?.isEmpty == true { encoded.removeLast() }
             return (SearchTokenizer.token(for: keys[slot]), encoded.joined(separator: SearchIndexFormat.listSeparator))
         }

@@ -154,6 +154,25 @@ import Testing
         }
     }
 
+    @Test func aPrerenderedRowReadsThePagesKeysItNamesAndItsOwnFirst() throws {
+        // Each row is rendered with only the page's keys its partial names under its own: the page's `boardName` and
+        // `root` print in every row, its `isFront` opens a section there, and the row's `title` wins over the page's.
+        let renderer = try Self.load([
+            "board": "{{#posts}}{{> partials/post-row}}{{/posts}}\n",
+            "partials/post-row": "[{{root}}|{{boardName}}|{{title}}|{{#isFront}}front{{/isFront}}{{^pager}}-{{/pager}}|{{s.attachment}}]\n",
+        ])
+        let plan = try #require(renderer.prerenders["board"]?.first)
+        #expect(plan.partial == "partials/post-row")
+        for (page, listing) in [(nil, ListingPages(pinnedCount: 0, itemCount: 30)), (1, ListingPages(pinnedCount: 0, itemCount: 200))] {
+            let context = Self.pages.boardPage(board: Self.board, rows: Array(Self.posts[0..<30]), listing: listing, archivePage: page)
+            try Self.expectSameBytes(renderer, context, template: "board")
+            var merged = renderer.commonContext(relativeRoot: "../", title: "제목 <&>")
+            merged.merge(context) { _, own in own }
+            let html = try renderer.render(merged, with: "board")
+            #expect(html.contains("[../|\(HTMLEscaping.escape(Self.board.displayName))|제목 0|\(page == nil ? "front-" : "")|"))
+        }
+    }
+
     @Test func rowsArePrerenderedOnlyWhenTheirSectionHoldsThePartialAlone() throws {
         let side = try Self.load([
             "board": "{{#posts}}{{> partials/post-row}}{{/posts}}{{> partials/side}}\n", "partials/side": "{{#posts}}{{title}};{{/posts}}\n",
@@ -174,7 +193,7 @@ import Testing
         // The pager is an object, which swift-mustache pushes: the rows are then rendered by the engine, same bytes.
         let listing = ListingPages(pinnedCount: 0, itemCount: 100)
         let context = Self.pages.boardPage(board: Self.board, rows: Array(Self.posts[0..<30]), listing: listing, archivePage: nil)
-        #expect(plan.prerendered(context, render: { _ in "x" }) == nil)
+        #expect(plan.prerendered(context, reading: nil, render: { _ in "x" }) == nil)
         try Self.expectSameBytes(inSection, context, template: "board")
     }
 }
