@@ -48,6 +48,34 @@ struct TimeTests {
         #expect(clock.offsetMinutes == 540)
     }
 
+    @Test("labels and timestamps from 1600 to 9999 equal the calendar's fields zero-padded, and a year past 9999 is written whole")
+    func labelsOverTheYears() throws {
+        let newYork = try #require(TimeZone(identifier: "America/New_York"))
+        var calendar = Calendar(identifier: .gregorian)
+        for zone in [Self.seoul, newYork] {
+            calendar.timeZone = zone
+            let clock = ArchiveClock(now: SiteFixture.date("2024-07-01T12:00:00Z"), timeZone: zone)
+            // From 1600: Foundation's Gregorian calendar is Julian before 1582, the archive's dates proleptic Gregorian.
+            var seconds = -11_600_000_000
+            while seconds < 253_400_000_000 {  // year 9999
+                let date = Date(timeIntervalSince1970: TimeInterval(seconds))
+                let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+                let (year, month, day) = (parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+                let (hour, minute, second) = (parts.hour ?? 0, parts.minute ?? 0, parts.second ?? 0)
+                let dayText = String(format: "%04d-%02d-%02d", year, month, day)
+                #expect(clock.dayLabel(for: date) == dayText)
+                #expect(clock.fullLabel(for: date) == dayText + String(format: " %02d:%02d:%02d", hour, minute, second))
+                #expect(clock.shortLabel(for: date) == String(format: "%02d-%02d-%02d", year % 100, month, day))
+                #expect(ArchiveDate.parse(clock.machineTimestamp(for: date)) == date)
+                seconds += 77_777_777 + seconds % 86_399
+            }
+            let today = SiteFixture.date("2024-07-01T11:04:05Z")
+            let local = calendar.dateComponents([.hour, .minute], from: today)
+            #expect(clock.shortLabel(for: today) == String(format: "%02d:%02d", local.hour ?? 0, local.minute ?? 0))
+        }
+        #expect(ArchiveDate.format(Date(timeIntervalSince1970: 253_402_300_800)) == "10000-01-01T00:00:00Z")
+    }
+
     @Test("a zone with daylight saving uses the offset of each instant")
     func daylightSaving() throws {
         let newYork = try #require(TimeZone(identifier: "America/New_York"))

@@ -36,11 +36,10 @@ public enum ArchiveDate {
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let rest = seconds - days * 86_400
         let (year, month, day) = civilFromDays(days)
-        func pad(_ value: Int, _ width: Int) -> String {
-            let digits = String(value)
-            return String(repeating: "0", count: max(0, width - digits.count)) + digits
-        }
-        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(rest / 3_600, 2)):\(pad(rest % 3_600 / 60, 2)):\(pad(rest % 60, 2))Z"
+        return DigitText.make([
+            .init(year, 4, "-"), .init(month, 2, "-"), .init(day, 2, "T"), .init(rest / 3_600, 2, ":"), .init(rest % 3_600 / 60, 2, ":"),
+            .init(rest % 60, 2, "Z"),
+        ])
     }
 
     static func daysInMonth(year: Int, month: Int) -> Int {

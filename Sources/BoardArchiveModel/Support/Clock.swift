@@ -14,12 +14,15 @@ public struct ArchiveClock: Sendable, Equatable {
     /// The UTC seconds of today's local day, from its first second to the next day's; nil when the zone's offset
     /// changes in a way the two-step search below does not settle (every date is then converted on its own).
     private let today: Range<Int>?
+    /// The local day of `now`, as ``LocalTime/dayNumber`` counts it.
+    private let nowDay: Int
 
     /// Creates a clock fixed at `now`, reading days and times in `timeZone`.
     public init(now: Date, timeZone: TimeZone) {
         self.now = now
         self.timeZone = timeZone
         self.today = Self.dayRange(containing: now, in: timeZone)
+        self.nowDay = Self.localTime(of: now, in: timeZone).dayNumber
     }
 
     /// The local day of `seconds` (UTC) in `timeZone`, as days since 1970-01-01.
@@ -56,6 +59,10 @@ public struct ArchiveClock: Sendable, Equatable {
 
     /// The wall-clock reading of `date` in the archive's time zone.
     package func localTime(of date: Date) -> LocalTime {
+        Self.localTime(of: date, in: timeZone)
+    }
+
+    private static func localTime(of date: Date, in timeZone: TimeZone) -> LocalTime {
         let utcSeconds = Int(date.timeIntervalSince1970.rounded(.down))
         let seconds = utcSeconds + timeZone.secondsFromGMT(for: date)
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
@@ -69,29 +76,29 @@ public struct ArchiveClock: Sendable, Equatable {
     /// Whether `date` falls on the same calendar day as `now` in the archive's time zone.
     public func isToday(_ date: Date) -> Bool {
         if let today { return today.contains(Int(date.timeIntervalSince1970.rounded(.down))) }
-        return localTime(of: date).dayNumber == localTime(of: now).dayNumber
+        return localTime(of: date).dayNumber == nowDay
     }
 
     /// The list label of a date: `HH:mm` for today, `yy-MM-dd` for any other day.
     public func shortLabel(for date: Date) -> String {
         let local = localTime(of: date)
-        if local.dayNumber == localTime(of: now).dayNumber {
-            return "\(Self.pad(local.hour)):\(Self.pad(local.minute))"
-        }
-        return "\(Self.pad(local.year % 100))-\(Self.pad(local.month))-\(Self.pad(local.day))"
+        if local.dayNumber == nowDay { return DigitText.make([.init(local.hour, 2, ":"), .init(local.minute)]) }
+        return DigitText.make([.init(local.year % 100, 2, "-"), .init(local.month, 2, "-"), .init(local.day)])
     }
 
     /// The full local timestamp, `yyyy-MM-dd HH:mm:ss`, shown on post pages and in tooltips.
     public func fullLabel(for date: Date) -> String {
         let local = localTime(of: date)
-        return "\(Self.pad(local.year, width: 4))-\(Self.pad(local.month))-\(Self.pad(local.day)) "
-            + "\(Self.pad(local.hour)):\(Self.pad(local.minute)):\(Self.pad(local.second))"
+        return DigitText.make([
+            .init(local.year, 4, "-"), .init(local.month, 2, "-"), .init(local.day, 2, " "), .init(local.hour, 2, ":"),
+            .init(local.minute, 2, ":"), .init(local.second),
+        ])
     }
 
     /// The local calendar day of `date`, `yyyy-MM-dd` (a tombstone's date of removal).
     public func dayLabel(for date: Date) -> String {
         let local = localTime(of: date)
-        return "\(Self.pad(local.year, width: 4))-\(Self.pad(local.month))-\(Self.pad(local.day))"
+        return DigitText.make([.init(local.year, 4, "-"), .init(local.month, 2, "-"), .init(local.day)])
     }
 
     /// The machine-readable timestamp for `<time datetime>`: the API's UTC form, `yyyy-MM-dd'T'HH:mm:ss'Z'`.
@@ -102,10 +109,5 @@ public struct ArchiveClock: Sendable, Equatable {
     /// The zone's offset from UTC at `now`, in minutes; the page script's fallback when `Intl` lacks the zone.
     public var offsetMinutes: Int {
         timeZone.secondsFromGMT(for: now) / 60
-    }
-
-    private static func pad(_ value: Int, width: Int = 2) -> String {
-        let digits = String(value)
-        return String(repeating: "0", count: max(0, width - digits.count)) + digits
     }
 }
