@@ -30,10 +30,12 @@ extension TemplateData {
 
 /// Makes a Mustache context from a ``TemplateData`` value (see there for the types it makes).
 final class TemplateDataEncoder: Encoder {
-    /// The keys written so far.
-    var object: [String: Any] = [:]
+    /// The keys written so far. Not checked for exclusive access at run time (every page's and row's keys were): an
+    /// encoder is made, written and read by one call of ``object(of:known:)`` or ``contextValue(of:)``, each write a
+    /// single assignment.
+    @exclusivity(unchecked) var object: [String: Any] = [:]
     /// The rows written by an unkeyed container.
-    var list: [[String: Any]] = []
+    @exclusivity(unchecked) var list: [[String: Any]] = []
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 

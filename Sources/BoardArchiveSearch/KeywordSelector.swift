@@ -96,38 +96,47 @@ package struct KeywordSelector {
             var start = 0
             var offset = 0
             var simple = true
-            func finish(_ end: Int) {
-                guard end > start else { return }
-                let word = UnsafeBufferPointer(rebasing: bytes[start..<end])
-                if simple {
-                    if simpleTerm(of: word, into: &scratch) { scratch.withUnsafeBufferPointer(body) }
-                } else if let term = term(of: String(decoding: word, as: UTF8.self)) {
-                    Array(term.utf8).withUnsafeBufferPointer(body)
-                }
-            }
             while offset < bytes.count {
                 let byte = bytes[offset]
+                // The length of the whitespace at `offset`, which ends a word.
+                var space = 0
                 if byte == 0x20 || (0x09...0x0D).contains(byte) {
-                    finish(offset)
-                    offset += 1
-                    start = offset
-                    simple = true
+                    space = 1
                 } else if byte < 0x80 {
                     offset += 1
+                    continue
                 } else {
                     let (value, length) = Bytes.scalar(in: bytes, at: offset)
-                    if TextNormalizer.isWhitespace(value) {
-                        finish(offset)
+                    guard TextNormalizer.isWhitespace(value) else {
+                        if !(0xAC00...0xD7A3).contains(value) { simple = false }
                         offset += length
-                        start = offset
-                        simple = true
                         continue
                     }
-                    if !(0xAC00...0xD7A3).contains(value) { simple = false }
-                    offset += length
+                    space = length
                 }
+                term(of: bytes, start..<offset, simple: simple, scratch: &scratch, body)
+                offset += space
+                start = offset
+                simple = true
             }
-            finish(bytes.count)
+            term(of: bytes, start..<bytes.count, simple: simple, scratch: &scratch, body)
+        }
+    }
+
+    /// Gives `body` the term of the word at `range` of `bytes`, if it is one: through ``simpleTerm(of:into:)`` (into
+    /// `scratch`) when the word is `simple` (ASCII and precomposed syllables only), else ``term(of:)``. A function of
+    /// its own, not one nested in the loop: a nested function that captured `scratch` had every access to it checked
+    /// at run time.
+    private static func term(
+        of bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, simple: Bool, scratch: inout [UInt8],
+        _ body: (UnsafeBufferPointer<UInt8>) -> Void
+    ) {
+        guard !range.isEmpty else { return }
+        let word = UnsafeBufferPointer(rebasing: bytes[range])
+        if simple {
+            if simpleTerm(of: word, into: &scratch) { scratch.withUnsafeBufferPointer(body) }
+        } else if let term = term(of: String(decoding: word, as: UTF8.self)) {
+            Array(term.utf8).withUnsafeBufferPointer(body)
         }
     }
 

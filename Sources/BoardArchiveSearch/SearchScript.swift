@@ -45,10 +45,14 @@ enum SearchJSON: Equatable {
         output.append(UInt8(ascii: "\""))
         var value = value
         // Runs of bytes that need no escape (nearly all of a post) are copied whole.
+        let mayEscape = Self.mayEscape
         value.withUTF8 { bytes in
             var run = 0
             var index = 0
             while index < bytes.count {
+                // Skipped by a table of the bytes that may start an escape: the switch below costs more per byte.
+                while index < bytes.count && !mayEscape[Int(bytes[index])] { index += 1 }
+                guard index < bytes.count else { break }
                 let byte = bytes[index]
                 let escape: [UInt8]
                 switch byte {
@@ -75,6 +79,8 @@ enum SearchJSON: Equatable {
     }
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
+    /// The bytes ``writeString(_:to:)`` looks at: control characters, `"`, `\\`, DEL and the lead byte of U+2028/U+2029.
+    private static let mayEscape: [Bool] = (0..<256).map { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F || $0 == 0xE2 }
 }
 
 extension SearchJSON {
