@@ -54,8 +54,8 @@ package struct KeywordSelector {
 
     private static let stopTerms = Set(stopWords.map(Term.init))
     private static let longestStopTerm = stopTerms.map(\.bytes.count).max() ?? 0
-    /// The stop terms' FNV-1a hashes: a word is copied into a ``Term`` to be looked up only when its hash is one of them.
-    private static let stopTermHashes = Set(stopTerms.map { Bytes.fnv1a($0.bytes) })
+    /// The stop terms' FNV-1a hashes: a word is copied into a ``Term`` to be looked up only when its hash may be one of them.
+    private static let stopTermHashes = StopTermFilter(stopTerms.map { Bytes.fnv1a($0.bytes) })
 
     /// How many of `documents` contain each term.
     package static func frequency(of documents: [SearchDocument]) -> [String: Int] {
@@ -181,7 +181,7 @@ package struct KeywordSelector {
             }
         }
         return scalars >= 2 && scalars <= maximumTermLength && hasLetter
-            && !(bytes.count <= longestStopTerm && stopTermHashes.contains(Bytes.fnv1a(bytes)) && stopTerms.contains(Term(bytes)))
+            && !(bytes.count <= longestStopTerm && stopTermHashes.mayContain(Bytes.fnv1a(bytes)) && stopTerms.contains(Term(bytes)))
     }
 
     /// The `count` most frequent terms of `frequency` whose reach is at most `ceiling` posts (nil: no ceiling), ties by
@@ -249,4 +249,22 @@ package struct KeywordSelector {
         let hash = Bytes.fnv1a(bytes)
         return "k-" + hex(bytes.prefix(32)) + "-" + hex((0..<8).map { UInt8(truncatingIfNeeded: hash >> (56 - 8 * $0)) })
     }
+}
+
+/// The hashes of the stop terms as bits of a table indexed by the hash's low bits: a word whose bit is clear is no
+/// stop term, and only a set bit sends it to the set of terms. A `Set` of the hashes hashed each hash again.
+struct StopTermFilter {
+    private var bits = [UInt64](repeating: 0, count: 64)
+
+    init(_ hashes: [UInt64]) {
+        for hash in hashes { bits[Self.word(of: hash)] |= Self.bit(of: hash) }
+    }
+
+    /// False when no stop term has `hash`'s low bits.
+    func mayContain(_ hash: UInt64) -> Bool {
+        bits[Self.word(of: hash)] & Self.bit(of: hash) != 0
+    }
+
+    private static func word(of hash: UInt64) -> Int { Int(truncatingIfNeeded: (hash >> 6) & 63) }
+    private static func bit(of hash: UInt64) -> UInt64 { 1 << (hash & 63) }
 }

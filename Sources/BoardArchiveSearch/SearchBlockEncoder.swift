@@ -77,18 +77,23 @@ package struct SearchBlockEncoder {
         var postStarts: [Int] = []
         postStarts.reserveCapacity(documents.count + 1)
         var boards: [Int: [Int]] = [:]
+        let fields = SearchField.allCases
         for (position, document) in documents.enumerated() {
             postStarts.append(sightings.count)
             boards[document.boardId, default: []].append(position)
             let current = Int32(position)
-            for field in SearchField.allCases {
+            for field in fields {
                 TextNormalizer.normalizedUTF8(field.text(of: document)).withUnsafeBufferPointer { normalized in
                     SearchTokenizer.forEachGramKey(ofNormalizedUTF8: normalized) { key in
                         let (slot, isNew) = slots.slot(for: key)
                         if isNew {
+                            // Three of each, one per field, appended one by one: an array literal here is a static
+                            // object whose every use goes through `swift_once`.
                             keys.append(key)
-                            lastPosition.append(contentsOf: [-1, -1, -1])
-                            counts.append(contentsOf: [0, 0, 0])
+                            for _ in 0..<3 {
+                                lastPosition.append(-1)
+                                counts.append(0)
+                            }
                         }
                         let list = slot * 3 + field.rawValue
                         if lastPosition[list] != current {

@@ -96,6 +96,6 @@ package enum SearchTokenizer {
     /// The posting bucket of `token` among `count` (a power of two), as `search.js` computes it (``SearchIndexFormat``).
     static func bucket(of token: String, count: Int) -> Int { SearchIndexFormat.bucket(of: token, count: count) }
 
-    private static let unigramFlag: UInt64 = 1 << 42
+    private static let unigramFlag: UInt64 = 0x400_0000_0000  // 1 << 42, as a literal: a constant, not a lazy global
     private static let mask21: UInt64 = (1 << 21) - 1
 }

@@ -32,6 +32,21 @@ import Testing
         }
     }
 
+    /// The fast path passes a word to the set of stop terms only when the stop-term filter has its hash's bit: every
+    /// stop word, in any case, with a particle or punctuation around it, must still be dropped.
+    @Test func everyStopWordIsDroppedByTheByteFastPath() {
+        for word in KeywordSelector.stopWords {
+            for text in [word, word.uppercased(), "(\(word))", word + ",", word.unicodeScalars.allSatisfy(\.isASCII) ? word : word + "은"] {
+                var fast = Set<String>()
+                var slow = Set<String>()
+                KeywordSelector.addTerms(of: text, to: &fast)
+                KeywordSelector.addTerms(of: text, to: &slow, byteFastPath: false)
+                #expect(fast == slow, "\(text)")
+                #expect(!fast.contains(word), "\(text)")
+            }
+        }
+    }
+
     /// `frequency(of:)` counts terms in one byte-keyed table: it must give what a set of each document's terms gives.
     @Test func termCountsMatchCountingEachDocumentsSetOfTerms() {
         var seed: UInt64 = 7
