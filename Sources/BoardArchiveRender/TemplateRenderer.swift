@@ -194,6 +194,14 @@ package struct TemplateRenderer: Sendable {
         return context
     }
 
+    /// ``commonContext(relativeRoot:title:scripts:)`` with only the keys `template` can read: every name of its tags and
+    /// its partials' when it has a stencil (``ShapeStencils``), else all of them. What a context made once a row starts from.
+    package func commonContext(readBy template: String, relativeRoot: String, title: String) -> [String: Any] {
+        let common = commonContext(relativeRoot: relativeRoot, title: title)
+        guard let names = stencils.eligible[template].map({ Set($0.all) }) else { return common }
+        return common.filter { names.contains($0.key) }
+    }
+
     /// The keys every page of the build shares (``SiteData``).
     private var siteContext: [String: Any] {
         siteContexts.context(noindex: noindex) {

@@ -173,6 +173,22 @@ import Testing
         }
     }
 
+    @Test func theCommonKeysATemplateReadsRenderItAsAllOfThemDo() throws {
+        let renderer = try Self.load(["keyword-row": "[{{root}}|{{lang}}|{{title}}|{{#noindex}}n{{/noindex}}]\n"])
+        let common = renderer.commonContext(relativeRoot: "../", title: "제목")
+        let read = renderer.commonContext(readBy: "keyword-row", relativeRoot: "../", title: "제목")
+        #expect(Set(read.keys) == ["root", "lang", "title", "noindex"])
+        let row = Self.pages.rowData(for: Self.posts[3], root: "../").context
+        var full = common
+        full.merge(row) { _, own in own }
+        var small = read
+        small.merge(row) { _, own in own }
+        #expect(try renderer.render(small, with: "keyword-row") == renderer.renderWithEngine(full, with: "keyword-row"))
+        // A template without a stencil keeps every common key.
+        let unsafe = try Self.load(["keyword-row": "{{=<% %>=}}<% root %>\n"])
+        #expect(unsafe.commonContext(readBy: "keyword-row", relativeRoot: "../", title: "t").count == common.count)
+    }
+
     @Test func rowsArePrerenderedOnlyWhenTheirSectionHoldsThePartialAlone() throws {
         let side = try Self.load([
             "board": "{{#posts}}{{> partials/post-row}}{{/posts}}{{> partials/side}}\n", "partials/side": "{{#posts}}{{title}};{{/posts}}\n",

@@ -222,10 +222,12 @@ struct KeywordPageWriter: Sendable {
             }
         }
         let found = keys
-        let shared = SharedContext(keys: renderer.commonContext(relativeRoot: "../", title: ""))
+        let shared = SharedContext(keys: renderer.commonContext(readBy: TemplateRenderer.StencilPlan.rowTemplate, relativeRoot: "../", title: ""))
         let rendered = try concurrentMap(found.count) { item -> RowStencil? in
+            let row = prepared[found[item].post].row
             var context = shared.keys
-            context.merge(prepared[found[item].post].row) { _, row in row }
+            context.reserveCapacity(context.count + row.count + RowStencil.placeholders.count + 1)
+            context.merge(row) { _, row in row }
             context.merge(RowStencil.placeholders) { _, slot in slot }
             context["hasSnippet"] = found[item].hasSnippet
             return RowStencil(rendered: try renderer.render(context, with: TemplateRenderer.StencilPlan.rowTemplate))
