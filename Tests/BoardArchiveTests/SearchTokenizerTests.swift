@@ -79,6 +79,45 @@ import Testing
         #expect(encoded.utf8.allSatisfy { PostingCodec.alphabet.contains($0) || $0 == UInt8(ascii: "!") })
     }
 
+    /// The block encoder's posting entries equal those made the plain way: per field, the set of every post holding
+    /// each gram, sorted; lists `title.contents.writer` with trailing empty ones dropped; a board token per board.
+    @Test func postingEntriesEqualEachGramsPostsCountedThePlainWay() {
+        var seed: UInt64 = 41
+        let words = ["서울", "서울시청", "회의", "회의실", "Seoul", "seoul", "ab", "a", "가", "é", "ｓｅｏｕｌ", "x1", "서 울", "\u{3000}"]
+        func pick(_ count: Int) -> String {
+            (0..<count).map { _ in
+                seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                return words[Int((seed >> 33) % UInt64(words.count))]
+            }.joined(separator: " ")
+        }
+        let documents = (0..<300).map { index in
+            SearchDocument(
+                postId: index, boardId: index % 3, boardName: "b", title: pick(index % 4), writer: pick(index % 2),
+                contents: pick(index % 9), createdDateTime: Date(timeIntervalSince1970: 0))
+        }
+        var lists: [UInt64: [Set<Int>]] = [:]
+        for (position, document) in documents.enumerated() {
+            for field in SearchField.allCases {
+                SearchTokenizer.forEachGramKey(ofNormalized: TextNormalizer.normalize(field.text(of: document))) { key in
+                    lists[key, default: [[], [], []]][field.rawValue].insert(position)
+                }
+            }
+        }
+        var expected = lists.map { key, fields in
+            var encoded = fields.map { PostingCodec.encode($0.sorted()) }
+            while encoded.last?.isEmpty == true { encoded.removeLast() }
+            return (token: SearchTokenizer.token(for: key), lists: encoded.joined(separator: SearchIndexFormat.listSeparator))
+        }
+        for board in 0..<3 {
+            expected.append((SearchTokenizer.boardToken(board), PostingCodec.encode(documents.indices.filter { $0 % 3 == board })))
+        }
+        expected.sort { Array($0.token.utf8).lexicographicallyPrecedes(Array($1.token.utf8)) }
+        let entries = SearchBlockEncoder(configuration: SearchIndexConfiguration()).postingEntries(of: documents)
+        #expect(entries.map(\.token) == expected.map(\.token))
+        #expect(entries.map(\.lists) == expected.map(\.lists))
+        #expect(entries.contains { $0.lists.hasSuffix(SearchIndexFormat.listSeparator) } == false)
+    }
+
     @Test func denseListsUseTheBitmap() {
         let dense = PostingCodec.encode(Array(0..<600))
         #expect(dense.hasPrefix("!"))

@@ -14,8 +14,8 @@ enum DigitText {
         }
     }
 
-    /// `fields` one after another. A number longer than its width is written whole, and a negative one as its digits
-    /// after a minus sign, zero-padded in front to the width.
+    /// `fields` one after another. A number longer than its width is written whole, and a negative one as `String`
+    /// writes it with zeros before it up to the width (-5 in 4 digits: `00-5`), as the labels always did.
     static func make(_ fields: [Field]) -> String {
         var length = 0
         for field in fields {
