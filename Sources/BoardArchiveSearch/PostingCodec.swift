@@ -22,13 +22,14 @@ package enum PostingCodec {
         encode(positions[...])
     }
 
-    /// ``encode(_:)`` of a slice of a larger array (a block's lists lie in one).
-    static func encode(_ positions: ArraySlice<Int>) -> String {
-        guard let last = positions.last else { return "" }
+    /// ``encode(_:)`` of a slice of a larger array (a block's lists lie in one, as 32-bit positions).
+    static func encode<Position: BinaryInteger>(_ positions: ArraySlice<Position>) -> String {
+        guard let last = positions.last.map(Int.init) else { return "" }
         var gaps: [UInt8] = []
         gaps.reserveCapacity(positions.count * 2)
         var previous = -1
-        for position in positions {
+        for item in positions {
+            let position = Int(item)
             let value = position - previous - 1
             previous = position
             // Base-32 digits, most significant first; every digit but the last carries on (+32).
@@ -43,7 +44,10 @@ package enum PostingCodec {
         let bitmapLength = 1 + last / bits + 1
         if bitmapLength < gaps.count {
             var letters = [Int](repeating: 0, count: last / bits + 1)
-            for position in positions { letters[position / bits] |= 1 << (position % bits) }
+            for item in positions {
+                let position = Int(item)
+                letters[position / bits] |= 1 << (position % bits)
+            }
             return SearchIndexFormat.bitmapMarker + String(decoding: letters.map { alphabet[$0] }, as: UTF8.self)
         }
         return String(decoding: gaps, as: UTF8.self)

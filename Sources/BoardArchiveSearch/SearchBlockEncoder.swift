@@ -106,23 +106,30 @@ package struct SearchBlockEncoder {
             }
         }
         postStarts.append(sightings.count)
-        var ends = [Int](repeating: 0, count: counts.count)
+        lastPosition = []
+        // Each list's end in the flat array (its start is the previous list's end), then the positions put in place;
+        // 32-bit, and the sightings let go before the entries are made (a 1M build encodes several blocks at once).
+        var ends = [Int32](repeating: 0, count: counts.count)
         var total = 0
         for list in counts.indices {
             total += counts[list]
-            ends[list] = total
+            ends[list] = Int32(total)
         }
-        var next = zip(ends, counts).map { $0 - $1 }
-        var positions = [Int](repeating: 0, count: total)
+        var next = zip(ends, counts).map { Int($0) - $1 }
+        counts = []
+        var positions = [Int32](repeating: 0, count: total)
         for position in documents.indices {
             for sighting in postStarts[position]..<postStarts[position + 1] {
                 let list = Int(sightings[sighting])
-                positions[next[list]] = position
+                positions[next[list]] = Int32(position)
                 next[list] += 1
             }
         }
+        (sightings, postStarts, next) = ([], [], [])
         var entries: [(token: String, lists: String)] = keys.indices.map { slot in
-            var encoded = (slot * 3..<slot * 3 + 3).map { PostingCodec.encode(positions[(ends[$0] - counts[$0])..<ends[$0]]) }
+            var encoded = (slot * 3..<slot * 3 + 3).map { list in
+                PostingCodec.encode(positions[(list == 0 ? 0 : Int(ends[list - 1]))..<Int(ends[list])])
+            }
             while encoded.last?.isEmpty == true { encoded.removeLast() }
             return (SearchTokenizer.token(for: keys[slot]), encoded.joined(separator: SearchIndexFormat.listSeparator))
         }
