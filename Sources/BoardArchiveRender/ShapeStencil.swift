@@ -55,16 +55,49 @@ enum ContextShape {
     /// for each of `names` the context holds, in that order: its place in `names` and its kind, with the flag's value,
     /// the list's length and nested values' shapes; then an end mark.
     ///
-    /// - Parameter names: every name the template's tags use (``StencilNames/all``), or for a nested value the names
-    ///   that may be read from one (`nested`): no other key of a context can change the output. Whichever of the two is
-    ///   shorter is looked up in the other: a row holds a few of the many names a page's rows may read (a keyword
+    /// - Parameter context: the layers, each name's value the first layer's that holds it (``ContextLayers``).
+    ///   - names: every name the template's tags use (``StencilNames/all``), or for a nested value the names
+    ///   that may be read from one (`nested`): no other key of a context can change the output. Whichever of the two
+    ///   (a layer or the names) is shorter is looked up in the other: a row holds a few of the many names a page's rows may read (a keyword
     ///   page's rows hold two), and a page's context many keys the layout never reads. A dictionary's own order differs
     ///   from one instance to the next, so the order is the names'.
     ///   - printed: the names a variable tag prints: one holding an object or a list (which swift-mustache would print as
     ///     Swift's description of it) makes the context one for the engine.
     static func walk(
-        _ context: [String: Any], names: NameList, nested: NameList, printed: Set<String> = [], shape: inout BuildDigest, leaves: inout [String]
+        _ context: ContextLayers, names: NameList, nested: NameList, printed: Set<String> = [], shape: inout BuildDigest, leaves: inout [String]
     ) -> Bool {
+        let layers = context.layers
+        // For each place of `names`, the layer holding it first and the index of its value there. Each layer is read
+        // the cheaper way (its keys looked up in the names or the names in it), the last layer first so that an earlier
+        // layer's value replaces a later one's.
+        var found = [(layer: Int, index: Dictionary<String, Any>.Index)?](repeating: nil, count: names.list.count)
+        for number in layers.indices.reversed() {
+            let layer = layers[number]
+            if layer.count < names.list.count {
+                var index = layer.startIndex
+                while index != layer.endIndex {
+                    if let place = names.places[layer[index].key] { found[place] = (number, index) }
+                    layer.formIndex(after: &index)
+                }
+            } else {
+                for (place, name) in names.list.enumerated() {
+                    if let index = layer.index(forKey: name) { found[place] = (number, index) }
+                }
+            }
+        }
+        for (place, entry) in found.enumerated() {
+            guard let (number, index) = entry else { continue }
+            let (name, value) = layers[number][index]
+            guard add(value, name: name, place: place, nested: nested, printed: printed, shape: &shape, leaves: &leaves) else { return false }
+        }
+        shape.add(-1)
+        return true
+    }
+
+    /// ``walk(_:names:nested:printed:shape:leaves:)`` of a nested value (one layer).
+    private static func walk(_ context: [String: Any], names: NameList, printed: Set<String>, shape: inout BuildDigest, leaves: inout [String])
+        -> Bool
+    {
         var present: [(place: Int, index: Dictionary<String, Any>.Index)] = []
         present.reserveCapacity(min(context.count, names.list.count))
         if context.count < names.list.count {
@@ -81,27 +114,35 @@ enum ContextShape {
         }
         for (place, index) in present {
             let (name, found) = context[index]
-            guard let value = value(found, key: name) else { return false }
-            shape.add(place)
-            shape.add(value.code)
-            switch value {
-            case .leaf(let text):
-                leaves.append(text)
-            case .object(let object):
-                guard !printed.contains(name), walk(object, names: nested, nested: nested, printed: printed, shape: &shape, leaves: &leaves) else {
-                    return false
-                }
-            case .list(let list):
-                guard !printed.contains(name) else { return false }
-                shape.add(list.count)
-                for element in list {
-                    guard walk(element, names: nested, nested: nested, printed: printed, shape: &shape, leaves: &leaves) else { return false }
-                }
-            case .flag, .strings:
-                continue
-            }
+            guard add(found, name: name, place: place, nested: names, printed: printed, shape: &shape, leaves: &leaves) else { return false }
         }
         shape.add(-1)
+        return true
+    }
+
+    /// Feeds one value found under `name` (at `place` of the names) into `shape` and `leaves`; false when it is of a type
+    /// the stencils do not take.
+    @inline(__always)
+    private static func add(
+        _ found: Any, name: String, place: Int, nested: NameList, printed: Set<String>, shape: inout BuildDigest, leaves: inout [String]
+    ) -> Bool {
+        guard let value = value(found, key: name) else { return false }
+        shape.add(place)
+        shape.add(value.code)
+        switch value {
+        case .leaf(let text):
+            leaves.append(text)
+        case .object(let object):
+            guard !printed.contains(name), walk(object, names: nested, printed: printed, shape: &shape, leaves: &leaves) else { return false }
+        case .list(let list):
+            guard !printed.contains(name) else { return false }
+            shape.add(list.count)
+            for element in list {
+                guard walk(element, names: nested, printed: printed, shape: &shape, leaves: &leaves) else { return false }
+            }
+        case .flag, .strings:
+            break
+        }
         return true
     }
 
@@ -123,6 +164,45 @@ enum ContextShape {
             }
         }
         return copy
+    }
+}
+
+/// A context as layers, read in order: a name's value is the first layer's that holds it, as in the layers merged into
+/// one dictionary (a page's keys over its head's over the site's, a row's over its page's). The stencils read the layers
+/// as they are; only the engine, for a shape's first page, is given them merged.
+package struct ContextLayers {
+    let layers: [[String: Any]]
+
+    package init(_ layers: [[String: Any]]) {
+        self.layers = layers
+    }
+
+    /// The value of `name`: the first layer's that holds it.
+    subscript(name: String) -> Any? {
+        for layer in layers {
+            if let value = layer[name] { return value }
+        }
+        return nil
+    }
+
+    /// The layers as one dictionary.
+    var merged: [String: Any] {
+        guard var merged = layers.first else { return [:] }
+        for layer in layers.dropFirst() {
+            merged.reserveCapacity(merged.count + layer.count)
+            for (key, value) in layer where merged.index(forKey: key) == nil { merged[key] = value }
+        }
+        return merged
+    }
+
+    /// The keys among `names` with their values: all a template whose tags use only those names can read
+    /// (``StencilNames/all``).
+    func restricted(to names: [String]) -> [String: Any] {
+        var kept: [String: Any] = Dictionary(minimumCapacity: min(names.count, layers.reduce(0) { $0 + $1.count }))
+        for name in names {
+            if let value = self[name] { kept[name] = value }
+        }
+        return kept
     }
 }
 
@@ -274,7 +354,7 @@ final class ShapeStencils: @unchecked Sendable {
 
     /// `template` rendered with `context` through its stencil, compiling it with `render` on the shape's first page;
     /// nil when the engine must render this page (ineligible template or context, or a template past ``capacity``).
-    func render(_ context: [String: Any], with template: String, engine render: ([String: Any]) throws -> String) rethrows -> String? {
+    func render(_ context: ContextLayers, with template: String, engine render: ([String: Any]) throws -> String) rethrows -> String? {
         guard let names = eligible[template] else { return nil }
         var shape = BuildDigest()
         var leaves: [String] = []
@@ -290,7 +370,7 @@ final class ShapeStencils: @unchecked Sendable {
         if let found { return found?.filled(with: leaves) }
         guard !full else { return nil }
         var next = 0
-        let rendered = try render(ContextShape.placeholders(context, names: names.all, nested: names.nested, next: &next))
+        let rendered = try render(ContextShape.placeholders(context.merged, names: names.all, nested: names.nested, next: &next))
         let stencil = next == leaves.count ? Stencil(rendered: rendered, leafCount: next) : nil
         lock.lock()
         if stencils.updateValue(stencil, forKey: key) == nil { shapes[template, default: 0] += 1 }
@@ -405,31 +485,20 @@ package struct RowPrerender: Sendable {
         return true
     }
 
-    /// `context` with the list's rows as their HTML (each rendered by `render` with the page's context under the row's
-    /// own keys), or nil when a section around the list holds something else than a flag or the list is not one of rows.
+    /// The list's rows as their HTML, each rendered by `render` with the page's context under the row's own keys, or nil
+    /// when a section around the list holds something else than a flag or the list is not one of rows.
     ///
     /// - Parameter names: every name the partial's tags use (``StencilNames/all``), when known: no other key of the page
-    ///   can change a row's output, so each row is rendered with only those of the page's keys under its own, not a copy of
-    ///   the whole page's context (a board page's rows were each a copy of it).
-    func prerendered(_ context: [String: Any], reading names: [String]?, render: ([String: Any]) throws -> String) rethrows -> [String: Any]? {
+    ///   can change a row's output, so each row is rendered over only those of the page's keys, gathered once per page.
+    func prerendered(_ context: ContextLayers, reading names: [String]?, render: (ContextLayers) throws -> String) rethrows -> [[String: Any]]? {
         for name in enclosing {
             guard let value = context[name], ObjectIdentifier(Swift.type(of: value)) == ObjectIdentifier(Bool.self) else { return nil }
         }
         guard let value = context[list], ObjectIdentifier(Swift.type(of: value)) == ObjectIdentifier([[String: Any]].self),
             let rows = value as? [[String: Any]]
         else { return nil }
-        var shared = context
-        if let names, !rows.isEmpty {
-            let kept = names.compactMap { name in context[name].map { (name, $0) } }
-            shared = Dictionary(minimumCapacity: kept.count + (rows.first?.count ?? 0))
-            for (name, value) in kept { shared[name] = value }
-        }
-        var page = context
-        page[list] = try rows.map { row -> [String: Any] in
-            var merged = shared
-            merged.merge(row) { _, own in own }
-            return [Self.flagKey: true, Self.htmlKey: try render(merged)]
-        }
-        return page
+        guard !rows.isEmpty else { return [] }
+        let page = names.map { [context.restricted(to: $0)] } ?? context.layers
+        return try rows.map { row in [Self.flagKey: true, Self.htmlKey: try render(ContextLayers([row] + page))] }
     }
 }

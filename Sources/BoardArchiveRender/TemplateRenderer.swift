@@ -198,8 +198,8 @@ package struct TemplateRenderer: Sendable {
     /// its partials' when it has a stencil (``ShapeStencils``), else all of them. What a context made once a row starts from.
     package func commonContext(readBy template: String, relativeRoot: String, title: String) -> [String: Any] {
         let common = commonContext(relativeRoot: relativeRoot, title: title)
-        guard let names = stencils.eligible[template].map({ Set($0.all) }) else { return common }
-        return common.filter { names.contains($0.key) }
+        guard let names = stencils.eligible[template]?.all else { return common }
+        return ContextLayers([common]).restricted(to: names)
     }
 
     /// The keys every page of the build shares (``SiteData``).
@@ -232,14 +232,21 @@ package struct TemplateRenderer: Sendable {
     /// Renders the template `name` with `context`, through its stencil when it has one (``ShapeStencils``); a missing
     /// template is an error, not `nil`.
     package func render(_ context: [String: Any], with name: String) throws -> String {
+        try render(ContextLayers([context]), with: name)
+    }
+
+    /// Renders the template `name` with the layers of `context` (a name's value is the first layer's that holds it).
+    package func render(_ context: ContextLayers, with name: String) throws -> String {
         var context = context
         for plan in prerenders[name] ?? [] {
             let original = RowPrerender.originalName(of: plan.partial)
             let names = stencils.eligible[original]?.all
-            if let page = try plan.prerendered(context, reading: names, render: { try render($0, with: original) }) { context = page }
+            if let rows = try plan.prerendered(context, reading: names, render: { try render($0, with: original) }) {
+                context = ContextLayers([[plan.list: rows]] + context.layers)
+            }
         }
         if let html = try stencils.render(context, with: name, engine: { try renderWithEngine($0, with: name) }) { return html }
-        return try renderWithEngine(context, with: name)
+        return try renderWithEngine(context.merged, with: name)
     }
 
     /// Renders the template `name` with `context` through swift-mustache.
@@ -259,16 +266,10 @@ package struct TemplateRenderer: Sendable {
     ///   - title: the page title (the layout appends the site title).
     ///   - scripts: extra classic scripts for this page, relative to the page (`"assets/search.js"` on `search.html`).
     package func renderPage(template: String, context: [String: Any], relativeRoot: String, title: String, scripts: [String] = []) throws -> String {
-        // The page's keys override the common ones; the few common keys go into the page's (larger) dictionary.
-        // The head's keys, then the site's, each where no key before it has the name: ``commonContext`` under the
-        // page's keys, without making it for every page.
-        var merged = context
+        // The page's keys over the head's over the site's, read as layers (``ContextLayers``): nothing is copied.
         let (head, site) = (headContext(relativeRoot: relativeRoot, title: title, scripts: scripts), siteContext)
-        merged.reserveCapacity(context.count + head.count + site.count + 1)
-        for (key, value) in head where merged.index(forKey: key) == nil { merged[key] = value }
-        for (key, value) in site where merged.index(forKey: key) == nil { merged[key] = value }
-        merged["content"] = try render(merged, with: template)  // RenderedPageData's one key
-        return try render(merged, with: "layout")
+        let content = try render(ContextLayers([context, head, site]), with: template)
+        return try render(ContextLayers([["content": content], context, head, site]), with: "layout")  // RenderedPageData's one key
     }
 }
 

@@ -31,7 +31,9 @@ import Testing
             isAnonymous: index % 5 == 0)
     }
 
-    /// The page `template` through stencils (twice: the second time from the cache) and through the engine alone.
+    /// The page `template` through stencils (twice: the second time from the cache) and through the engine alone, and
+    /// the whole page as ``TemplateRenderer/renderPage(template:context:relativeRoot:title:scripts:)`` renders it from
+    /// layers (the page's keys over the head's over the site's) as the engine renders the layers merged.
     static func expectSameBytes(_ renderer: TemplateRenderer, _ context: [String: Any], template: String) throws {
         var merged = renderer.commonContext(relativeRoot: "../", title: "제목 <&>")
         merged.merge(context) { _, page in page }
@@ -41,6 +43,27 @@ import Testing
         merged["content"] = engine
         let layout = try renderer.renderWithEngine(merged, with: "layout")
         #expect(try renderer.render(merged, with: "layout") == layout)
+        for _ in 0..<2 {
+            #expect(try renderer.renderPage(template: template, context: context, relativeRoot: "../", title: "제목 <&>") == layout)
+        }
+    }
+
+    @Test func layersReadEachNameFromTheFirstLayerThatHoldsIt() throws {
+        let renderer = try Self.load(["keyword-row": "[{{root}}|{{lang}}|{{title}}|{{#noindex}}n{{/noindex}}{{^noindex}}-{{/noindex}}]\n"])
+        let layers: [[String: Any]] = [
+            ["title": "첫 <1>"], ["title": "둘", "root": "../", "noindex": true], ["lang": "ko", "root": "", "noindex": false],
+        ]
+        let merged = ContextLayers(layers).merged
+        #expect(merged["title"] as? String == "첫 <1>" && merged["root"] as? String == "../" && merged["noindex"] as? Bool == true)
+        let engine = try renderer.renderWithEngine(merged, with: "keyword-row")
+        #expect(engine == "[../|ko|첫 &lt;1&gt;|n]\n")
+        // The stencil's first page (the engine given the layers merged) and a later one (the layers read as they are).
+        for _ in 0..<2 { #expect(try renderer.render(ContextLayers(layers), with: "keyword-row") == engine) }
+        // Of the same shape: filled from the stencil, each name from its first layer.
+        let later = ContextLayers([["title": "셋", "noindex": true], ["root": "./", "noindex": false], ["lang": "en", "title": "x"]])
+        #expect(try renderer.render(later, with: "keyword-row") == "[./|en|셋|n]\n")
+        #expect(renderer.stencils.shapeCount(of: "keyword-row") == 1)
+        #expect(ContextLayers(layers).restricted(to: ["title", "noindex", "absent"]).count == 2)
     }
 
     @Test func postPagesOfEveryShapeAreTheEnginesBytes() throws {
@@ -209,7 +232,7 @@ import Testing
         // The pager is an object, which swift-mustache pushes: the rows are then rendered by the engine, same bytes.
         let listing = ListingPages(pinnedCount: 0, itemCount: 100)
         let context = Self.pages.boardPage(board: Self.board, rows: Array(Self.posts[0..<30]), listing: listing, archivePage: nil)
-        #expect(plan.prerendered(context, reading: nil, render: { _ in "x" }) == nil)
+        #expect(plan.prerendered(ContextLayers([context]), reading: nil, render: { _ in "x" }) == nil)
         try Self.expectSameBytes(inSection, context, template: "board")
     }
 }

@@ -225,11 +225,10 @@ struct KeywordPageWriter: Sendable {
         let shared = SharedContext(keys: renderer.commonContext(readBy: TemplateRenderer.StencilPlan.rowTemplate, relativeRoot: "../", title: ""))
         let rendered = try concurrentMap(found.count) { item -> RowStencil? in
             let row = prepared[found[item].post].row
-            var context = shared.keys
-            context.reserveCapacity(context.count + row.count + RowStencil.placeholders.count + 1)
-            context.merge(row) { _, row in row }
-            context.merge(RowStencil.placeholders) { _, slot in slot }
-            context["hasSnippet"] = found[item].hasSnippet
+            // The slots' placeholders and `hasSnippet` over the row's keys over the common ones.
+            var slots: [String: Any] = RowStencil.placeholders
+            slots["hasSnippet"] = found[item].hasSnippet
+            let context = ContextLayers([slots, row, shared.keys])
             return RowStencil(rendered: try renderer.render(context, with: TemplateRenderer.StencilPlan.rowTemplate))
         }
         var stencils: [StencilKey: RowStencil] = [:]
