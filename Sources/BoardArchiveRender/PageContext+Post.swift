@@ -53,8 +53,13 @@ package struct SourceHistory: Sendable, Equatable {
 }
 
 extension PageContext {
-    /// The page of `post` with its rendered body (``PostPageData``).
+    /// The page of `post` with its rendered body (``PostPageData``), as its context.
     package func postPage(_ post: Post, bodyHTML: String, neighbours: PostNeighbours, history: SourceHistory = SourceHistory()) -> [String: Any] {
+        postPageData(post, bodyHTML: bodyHTML, neighbours: neighbours, history: history).context
+    }
+
+    /// The page of `post` with its rendered body.
+    package func postPageData(_ post: Post, bodyHTML: String, neighbours: PostNeighbours, history: SourceHistory = SourceHistory()) -> PostPageData {
         let root = SitePaths.relativeRoot(of: SitePaths.post(post.postId))
         let board = neighbours.board
         return PostPageData(
@@ -66,8 +71,7 @@ extension PageContext {
             replies: neighbours.replies.map { rowData(for: $0, deletedLastSeen: neighbours.deletedLastSeen[$0.postId], root: root) },
             previous: neighbours.previous.map { link(to: $0, root: root) },
             next: neighbours.next.map { link(to: $0, root: root) }, hasNeighbours: neighbours.previous != nil || neighbours.next != nil,
-            boardFeed: boardFeed(board, root: root), edited: history.versions.map { edited(post.postId, $0, root: root) }
-        ).context
+            boardFeed: boardFeed(board, root: root), edited: history.versions.map { edited(post.postId, $0, root: root) })
     }
 
     /// A post's edit and the links to its earlier versions.
@@ -98,6 +102,11 @@ extension PageContext {
     /// The page of an earlier version (``VersionPageData``): `version` with its rendered body, compared with `next` (the
     /// version after it, or the current post), on the board `board`; `noindex`.
     package func versionPage(_ version: PostVersion, bodyHTML: String, next: Post, current: Post, board: Board) -> [String: Any] {
+        versionPageData(version, bodyHTML: bodyHTML, next: next, current: current, board: board).context
+    }
+
+    /// ``versionPage(_:bodyHTML:next:current:board:)``'s value.
+    package func versionPageData(_ version: PostVersion, bodyHTML: String, next: Post, current: Post, board: Board) -> VersionPageData {
         let path = SitePaths.version(version.version, ofPost: version.post.postId)
         let root = SitePaths.relativeRoot(of: path)
         let removed = strings["diffRemoved"]
@@ -111,18 +120,21 @@ extension PageContext {
             firstDay: clock.dayLabel(for: version.firstSeen), lastIso: clock.machineTimestamp(for: version.lastSeen),
             lastDay: clock.dayLabel(for: version.lastSeen), bodyHTML: bodyHTML, titleChanged: WordDiff.hasChanges(title),
             titleDiffHTML: WordDiff.html(title, removedLabel: removed, addedLabel: added), bodyChanged: WordDiff.hasChanges(body),
-            bodyDiffHTML: WordDiff.html(body, removedLabel: removed, addedLabel: added), noindex: true
-        ).context
+            bodyDiffHTML: WordDiff.html(body, removedLabel: removed, addedLabel: added), noindex: true)
     }
 
     /// The tombstone at the address of a post a redaction removed: nothing of the post but its id and the day of removal
     /// (``TombstoneData``; `noindex`: the layout asks search engines not to index the page).
     package func tombstonePage(_ removed: RemovedPost, board: Board, backPage: Int?) -> [String: Any] {
+        tombstonePageData(removed, board: board, backPage: backPage).context
+    }
+
+    /// ``tombstonePage(_:board:backPage:)``'s value.
+    package func tombstonePageData(_ removed: RemovedPost, board: Board, backPage: Int?) -> TombstoneData {
         let root = SitePaths.relativeRoot(of: SitePaths.post(removed.postId))
         return TombstoneData(
             postId: removed.postId, boardName: board.displayName, boardHref: root + SitePaths.board(board.boardId),
             backHref: root + SitePaths.board(board.boardId, archivePage: backPage), removedDate: clock.dayLabel(for: removed.redactedAt),
-            removedIso: clock.machineTimestamp(for: removed.redactedAt), deletedAtSource: removed.atSource, noindex: true
-        ).context
+            removedIso: clock.machineTimestamp(for: removed.redactedAt), deletedAtSource: removed.atSource, noindex: true)
     }
 }

@@ -16,30 +16,13 @@ import Mustache
 /// checks on the templates' text (see ``TemplateRenderer/stencilEligible(_:)``), and for contexts made only of the
 /// types ``ContextShape`` knows; anything else is rendered by the engine as before.
 enum ContextShape {
-    /// The values a context may hold, by exact type (a cast such as `as? [String: Any]` would also take a
-    /// `[String: String]`).
-    private enum Value {
-        case leaf(String)
-        case flag(Bool)
-        case object([String: Any])
-        case list([[String: Any]])
-        /// The interface strings (`s`): the same table on every page of a build, printed as it is.
-        case strings
+    /// The values a context may hold (nested objects as dictionaries).
+    typealias Value = ShapeValue<[String: Any]>
 
-        /// Its code in the shape's digest.
-        var code: Int {
-            switch self {
-            case .leaf: 1
-            case .flag(let flag): flag ? 2 : 3
-            case .object: 4
-            case .list: 5
-            case .strings: 6
-            }
-        }
-    }
-
+    /// What `value` is to a shape, by its exact type (a cast such as `as? [String: Any]` would also take a
+    /// `[String: String]`); nil for a type the stencils do not take.
     @inline(__always)
-    private static func value(_ value: Any, key: String) -> Value? {
+    static func value(_ value: Any, key: String) -> Value? {
         let type = ObjectIdentifier(Swift.type(of: value))
         if type == ObjectIdentifier(String.self), let text = value as? String { return .leaf(text) }
         if type == ObjectIdentifier(Int.self), let number = value as? Int { return .leaf(String(number)) }
@@ -127,23 +110,9 @@ enum ContextShape {
         _ found: Any, name: String, place: Int, nested: NameList, printed: Set<String>, shape: inout BuildDigest, leaves: inout [String]
     ) -> Bool {
         guard let value = value(found, key: name) else { return false }
-        shape.add(place)
-        shape.add(value.code)
-        switch value {
-        case .leaf(let text):
-            leaves.append(text)
-        case .object(let object):
-            guard !printed.contains(name), walk(object, names: nested, printed: printed, shape: &shape, leaves: &leaves) else { return false }
-        case .list(let list):
-            guard !printed.contains(name) else { return false }
-            shape.add(list.count)
-            for element in list {
-                guard walk(element, names: nested, printed: printed, shape: &shape, leaves: &leaves) else { return false }
-            }
-        case .flag, .strings:
-            break
+        return value.add(name: name, place: place, printed: printed, shape: &shape, leaves: &leaves) { object, shape, leaves in
+            walk(object, names: nested, printed: printed, shape: &shape, leaves: &leaves)
         }
-        return true
     }
 
     /// `context` with its leaves replaced by ``Stencil/placeholder(_:)`` `next`, `next + 1`, …, in
@@ -166,6 +135,58 @@ enum ContextShape {
         return copy
     }
 }
+
+/// What a value is to a shape: a text or number printed (a leaf), a flag, a nested object, a list of them, or the
+/// interface strings. `Object` is how a nested object is held: a context's dictionary, or a typed page's slots
+/// (``SlotTable``).
+enum ShapeValue<Object> {
+    case leaf(String)
+    case flag(Bool)
+    case object(Object)
+    case list([Object])
+    /// The interface strings (`s`): the same table on every page of a build, printed as it is.
+    case strings
+
+    /// Its code in the shape's digest.
+    var code: Int {
+        switch self {
+        case .leaf: 1
+        case .flag(let flag): flag ? 2 : 3
+        case .object: 4
+        case .list: 5
+        case .strings: 6
+        }
+    }
+
+    /// Feeds this value, found under `name` at `place` of a template's names, into a shape: its place and code, a flag's
+    /// value, a list's length, a leaf's text into `leaves`, a nested object's own shape and leaves by `nested`. False when
+    /// a name a variable tag prints (`printed`) holds an object or a list, or `nested` says so.
+    @inline(__always)
+    func add(
+        name: String, place: Int, printed: Set<String>, shape: inout BuildDigest, leaves: inout [String],
+        nested: (Object, inout BuildDigest, inout [String]) -> Bool
+    ) -> Bool {
+        shape.add(place)
+        shape.add(code)
+        switch self {
+        case .leaf(let text):
+            leaves.append(text)
+        case .object(let object):
+            guard !printed.contains(name), nested(object, &shape, &leaves) else { return false }
+        case .list(let list):
+            guard !printed.contains(name) else { return false }
+            shape.add(list.count)
+            for element in list {
+                guard nested(element, &shape, &leaves) else { return false }
+            }
+        case .flag, .strings:
+            break
+        }
+        return true
+    }
+}
+
+extension ShapeValue: Sendable where Object: Sendable {}
 
 /// A context as layers, read in order: a name's value is the first layer's that holds it, as in the layers merged into
 /// one dictionary (a page's keys over its head's over the site's, a row's over its page's). The stencils read the layers
@@ -340,6 +361,10 @@ final class ShapeStencils: @unchecked Sendable {
     /// nil: a shape whose output could not be cut into a stencil.
     private var stencils: [Key: Stencil?] = [:]
     private var shapes: [String: Int] = [:]
+    /// The shapes a typed page was checked to read as its layers do (``typedStencil(_:shape:check:)``).
+    private var typedChecked: Set<Key> = []
+    /// Pages whose template was filled from typed slots (``SlotPlan``), for the tests.
+    private(set) var typedFills = 0
 
     init(eligible: [String: StencilNames]) {
         self.eligible = eligible
@@ -350,6 +375,26 @@ final class ShapeStencils: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return shapes[template] ?? 0
+    }
+
+    /// The stencil of `template` for `shape` read from a typed page's slots, when a page of that shape was rendered
+    /// already; the first time, only when `check` (the page's layers walked as ``render(_:with:engine:)`` walks them)
+    /// gives the same shape and leaves.
+    func typedStencil(_ template: String, shape: BuildDigest, check: () -> Bool) -> Stencil? {
+        let key = Key(template: template, shape: shape)
+        lock.lock()
+        let found = stencils[key] ?? nil
+        let checked = typedChecked.contains(key)
+        if found != nil && checked { typedFills += 1 }
+        lock.unlock()
+        guard let found else { return nil }
+        if checked { return found }
+        guard check() else { return nil }
+        lock.lock()
+        typedChecked.insert(key)
+        typedFills += 1
+        lock.unlock()
+        return found
     }
 
     /// `template` rendered with `context` through its stencil, compiling it with `render` on the shape's first page;

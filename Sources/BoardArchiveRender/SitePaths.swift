@@ -1,4 +1,5 @@
 import BoardArchiveModel
+
 /// The output URL contract: where every page lives, relative to the site root.
 ///
 /// Paths never start with `/` and always name a file, so the site works from `file://`, from any sub-path

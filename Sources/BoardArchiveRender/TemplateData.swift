@@ -29,15 +29,13 @@ extension TemplateData {
 }
 
 /// Makes a Mustache context from a ``TemplateData`` value (see there for the types it makes).
-final class TemplateDataEncoder: Encoder {
+final class TemplateDataEncoder: TemplateDataEncoding {
     /// The keys written so far. Not checked for exclusive access at run time (every page's and row's keys were): an
     /// encoder is made, written and read by one call of ``object(of:known:)`` or ``contextValue(of:)``, each write a
     /// single assignment.
     @exclusivity(unchecked) var object: [String: Any] = [:]
     /// The rows written by an unkeyed container.
     @exclusivity(unchecked) var list: [[String: Any]] = []
-    var codingPath: [any CodingKey] { [] }
-    var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     /// How a value of a type enters a context.
     enum Kind {
@@ -109,13 +107,8 @@ final class TemplateDataEncoder: Encoder {
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer { Rows(encoder: self) }
 
-    func singleValueContainer() -> any SingleValueEncodingContainer {
-        preconditionFailure("template data is made of keyed values and lists of them")
-    }
-
-    private struct Keyed<Key: CodingKey>: KeyedEncodingContainerProtocol {
+    private struct Keyed<Key: CodingKey>: TemplateDataContainer {
         let encoder: TemplateDataEncoder
-        var codingPath: [any CodingKey] { [] }
 
         mutating func encodeNil(forKey key: Key) { encoder.object[key.stringValue] = false }
         mutating func encode(_ value: String, forKey key: Key) { encoder.object[key.stringValue] = value }
@@ -142,31 +135,11 @@ final class TemplateDataEncoder: Encoder {
                 encoder.object[key.stringValue] = TemplateDataEncoder.contextValue(of: value)
             }
         }
-        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
-            preconditionFailure("template data nests values, not containers")
-        }
-        mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-            preconditionFailure("template data nests values, not containers")
-        }
-        mutating func superEncoder() -> any Encoder { encoder }
-        mutating func superEncoder(forKey key: Key) -> any Encoder { encoder }
-        // Kinds template data never holds.
-        mutating func encode(_ value: Double, forKey key: Key) { unsupported(Double.self) }
-        mutating func encode(_ value: Float, forKey key: Key) { unsupported(Float.self) }
-        mutating func encode(_ value: Int8, forKey key: Key) { unsupported(Int8.self) }
-        mutating func encode(_ value: Int16, forKey key: Key) { unsupported(Int16.self) }
-        mutating func encode(_ value: Int32, forKey key: Key) { unsupported(Int32.self) }
-        mutating func encode(_ value: Int64, forKey key: Key) { unsupported(Int64.self) }
-        mutating func encode(_ value: UInt, forKey key: Key) { unsupported(UInt.self) }
-        mutating func encode(_ value: UInt8, forKey key: Key) { unsupported(UInt8.self) }
-        mutating func encode(_ value: UInt16, forKey key: Key) { unsupported(UInt16.self) }
-        mutating func encode(_ value: UInt32, forKey key: Key) { unsupported(UInt32.self) }
-        mutating func encode(_ value: UInt64, forKey key: Key) { unsupported(UInt64.self) }
+        func refuse(_ type: Any.Type) { unsupported(type) }
     }
 
-    private struct Rows: UnkeyedEncodingContainer {
+    private struct Rows: TemplateDataRows {
         let encoder: TemplateDataEncoder
-        var codingPath: [any CodingKey] { [] }
         var count: Int { encoder.list.count }
 
         mutating func encode<T: Encodable>(_ value: T) throws {
@@ -176,14 +149,70 @@ final class TemplateDataEncoder: Encoder {
             encoder.list.append(row)
         }
         mutating func encodeNil() { unsupported(Never.self) }
-        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
-            preconditionFailure("template data nests values, not containers")
-        }
-        mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
-            preconditionFailure("template data nests values, not containers")
-        }
-        mutating func superEncoder() -> any Encoder { encoder }
     }
+}
+
+/// An encoder of template data: keyed values and lists of them, no single values.
+protocol TemplateDataEncoding: Encoder {}
+
+extension TemplateDataEncoding {
+    var codingPath: [any CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func singleValueContainer() -> any SingleValueEncodingContainer {
+        preconditionFailure("template data is made of keyed values and lists of them")
+    }
+}
+
+/// A list of template data: it nests values, never containers.
+protocol TemplateDataRows: UnkeyedEncodingContainer {
+    associatedtype Owner: Encoder
+    /// The encoder the list writes to.
+    var encoder: Owner { get }
+}
+
+extension TemplateDataRows {
+    var codingPath: [any CodingKey] { [] }
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+        preconditionFailure("template data nests values, not containers")
+    }
+    mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
+        preconditionFailure("template data nests values, not containers")
+    }
+    mutating func superEncoder() -> any Encoder { encoder }
+}
+
+/// A keyed container of template data: what it holds no container refuses alike (``refuse(_:)``), and it nests values,
+/// never containers.
+protocol TemplateDataContainer: KeyedEncodingContainerProtocol {
+    associatedtype Owner: Encoder
+    /// The encoder the container writes to.
+    var encoder: Owner { get }
+    /// Refuses a value of `type`, a kind template data never holds.
+    func refuse(_ type: Any.Type)
+}
+
+extension TemplateDataContainer {
+    var codingPath: [any CodingKey] { [] }
+    mutating func superEncoder() -> any Encoder { encoder }
+    mutating func superEncoder(forKey key: Key) -> any Encoder { encoder }
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+        preconditionFailure("template data nests values, not containers")
+    }
+    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+        preconditionFailure("template data nests values, not containers")
+    }
+    mutating func encode(_ value: Double, forKey key: Key) { refuse(Double.self) }
+    mutating func encode(_ value: Float, forKey key: Key) { refuse(Float.self) }
+    mutating func encode(_ value: Int8, forKey key: Key) { refuse(Int8.self) }
+    mutating func encode(_ value: Int16, forKey key: Key) { refuse(Int16.self) }
+    mutating func encode(_ value: Int32, forKey key: Key) { refuse(Int32.self) }
+    mutating func encode(_ value: Int64, forKey key: Key) { refuse(Int64.self) }
+    mutating func encode(_ value: UInt, forKey key: Key) { refuse(UInt.self) }
+    mutating func encode(_ value: UInt8, forKey key: Key) { refuse(UInt8.self) }
+    mutating func encode(_ value: UInt16, forKey key: Key) { refuse(UInt16.self) }
+    mutating func encode(_ value: UInt32, forKey key: Key) { refuse(UInt32.self) }
+    mutating func encode(_ value: UInt64, forKey key: Key) { refuse(UInt64.self) }
 }
 
 private func unsupported(_ type: Any.Type) -> Never {

@@ -34,9 +34,11 @@ package struct TemplateRenderer: Sendable {
     /// The stencils of the pages rendered so far, by template and shape (see ``ShapeStencils``).
     let stencils: ShapeStencils
     /// The keys every page of the build shares (``SiteData``), made once.
-    let siteContexts = SiteContexts()
+    let siteContexts = MadeOnce<Bool, [String: Any]>()
     /// The lists of rows each page template receives as the rows' HTML (see ``RowPrerender``).
     var prerenders: [String: [RowPrerender]] = [:]
+    /// How typed pages are read into slots (``SlotPlan``), by page template, made once.
+    let slotPlans = MadeOnce<String, SlotPlan?>()
 
     /// Loads, compiles and checks every template under `directory`.
     package static func load(from directory: URL, strings: SiteStrings, clock: ArchiveClock) throws -> TemplateRenderer {
@@ -204,7 +206,7 @@ package struct TemplateRenderer: Sendable {
 
     /// The keys every page of the build shares (``SiteData``).
     private var siteContext: [String: Any] {
-        siteContexts.context(noindex: noindex) {
+        siteContexts.value(for: noindex) {
             SiteData(
                 lang: strings.language.rawValue, s: StringsTable(strings.table), timeZone: clock.timeZone.identifier,
                 timeZoneOffset: clock.offsetMinutes, noindex: noindex, boardFeed: nil
@@ -273,19 +275,79 @@ package struct TemplateRenderer: Sendable {
     }
 }
 
-/// The context of ``SiteData``, made once per renderer and `noindex` setting. Unchecked: its one dictionary is read
-/// and written under the lock, and holds strings, numbers and flags only.
-final class SiteContexts: @unchecked Sendable {
-    private let lock = NSLock()
-    private var made: [Bool: [String: Any]] = [:]
+extension TemplateRenderer {
+    /// ``renderPage(template:context:relativeRoot:title:scripts:)`` for a typed page: its value read straight into the
+    /// slots of its stencils (``SlotPlan``) when the page template and the layout have a stencil of the page's shapes,
+    /// else its context through the layers (which makes the stencils of a shape's first page).
+    package func renderPage<Page: TemplateData>(template: String, data: Page, relativeRoot: String, title: String, scripts: [String] = [])
+        throws -> String
+    {
+        let head = PageHeadData(root: relativeRoot, title: title, scripts: scripts.map { ScriptData(src: $0) })
+        if let html = typedPage(template: template, data: data, head: head) { return html }
+        return try renderPage(template: template, context: data.context, relativeRoot: relativeRoot, title: title, scripts: scripts)
+    }
 
-    /// The context for `noindex`, made by `make` the first time.
-    func context(noindex: Bool, make: () -> [String: Any]) -> [String: Any] {
+    /// The page through its slots, or nil.
+    private func typedPage<Page: TemplateData>(template: String, data: Page, head: PageHeadData) -> String? {
+        let site = siteContext
+        let plan = slotPlans.value(for: noindex ? template + "\n" : template) {
+            SlotPlan(
+                page: stencils.eligible[template], layout: stencils.eligible["layout"], prerendered: Set((prerenders[template] ?? []).map(\.list)),
+                layoutPrerenders: prerenders["layout"] != nil, site: site)
+        }
+        guard let plan else { return nil }
+        let encoder = SlotEncoder(names: plan.all, nested: plan.nested, prerendered: plan.prerendered)
+        encoder.encode(data)
+        encoder.underEarlier = true
+        encoder.encode(head)
+        guard !encoder.failed else { return nil }
+        var slots = encoder.slots
+        for (index, slot) in plan.site.enumerated() where slot != nil && slots[index] == nil { slots[index] = slot }
+        // The layers the same page would be rendered from: what the first page of each shape is checked against.
+        let layers = { ContextLayers([data.context, head.context, site]) }
+        var shape = BuildDigest()
+        var leaves: [String] = []
+        guard plan.read(slots, as: plan.page, shape: &shape, leaves: &leaves),
+            let page = stencils.typedStencil(template, shape: shape, check: { Self.walks(layers(), plan.page, to: shape, leaves) })
+        else { return nil }
+        let content = page.filled(with: leaves)
+        shape = BuildDigest()
+        leaves.removeAll(keepingCapacity: true)
+        guard plan.read(slots, as: plan.layout, content: content, shape: &shape, leaves: &leaves),
+            let layout = stencils.typedStencil(
+                "layout", shape: shape, check: { Self.walks(ContextLayers([["content": content]] + layers().layers), plan.layout, to: shape, leaves) }
+            )
+        else { return nil }
+        return layout.filled(with: leaves)
+    }
+
+    /// Whether `layers` walked for `reading`'s template give `shape` and `leaves`; a slot table that reads otherwise
+    /// is a fault of ``SlotEncoder`` (the page is then rendered from its layers).
+    private static func walks(_ layers: ContextLayers, _ reading: SlotPlan.Reading, to shape: BuildDigest, _ leaves: [String]) -> Bool {
+        var walked = BuildDigest()
+        var walkedLeaves: [String] = []
+        let names = reading.names
+        let same =
+            ContextShape.walk(layers, names: names.allNames, nested: names.nestedNames, printed: names.printed, shape: &walked, leaves: &walkedLeaves)
+            && walked == shape && walkedLeaves == leaves
+        assert(same, "a typed page's slots read otherwise than its layers")
+        return same
+    }
+}
+
+/// Values made once per key and kept, shared by every rendering thread: the site's context per `noindex` setting, the
+/// slot plans per page template. Unchecked: its one dictionary is read and written under the lock.
+final class MadeOnce<Key: Hashable, Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var made: [Key: Value] = [:]
+
+    /// The value for `key`, made by `make` the first time.
+    func value(for key: Key, make: () -> Value) -> Value {
         lock.lock()
         defer { lock.unlock() }
-        if let context = made[noindex] { return context }
-        let context = make()
-        made[noindex] = context
-        return context
+        if let value = made[key] { return value }
+        let value = make()
+        made[key] = value
+        return value
     }
 }

@@ -369,24 +369,34 @@ struct BoardPass: Sendable {
             let body = MarkdownRenderer().renderBody(post.contents, pictures: shown ?? .none)
             if let reason = body.plainTextBecause { plainTextPosts.record(boardId: post.boardId, postId: post.postId, reason: reason) }
             let history = SourceHistory(deletedLastSeen: marksDeleted ? listed.goneLastSeen : nil, versions: versions)
-            let context = pages.postPage(post, bodyHTML: body.html, neighbours: neighbours, history: history)
-            try write(template: "post", context: context, title: pages.displayTitle(post), to: SitePaths.post(post.postId))
+            let data = pages.postPageData(post, bodyHTML: body.html, neighbours: neighbours, history: history)
+            try write(template: "post", data: data, title: pages.displayTitle(post), to: SitePaths.post(post.postId))
         case .version(let version, let next, let current):
             let path = SitePaths.version(version.version, ofPost: current.postId)
             let body = MarkdownRenderer().renderBody(version.post.contents)
             if let reason = body.plainTextBecause { plainTextPosts.record(boardId: current.boardId, postId: current.postId, reason: reason) }
-            let context = pages.versionPage(version, bodyHTML: body.html, next: next, current: current, board: board)
-            try write(template: "version", context: context, title: pages.versionTitle(version), to: path)
+            let data = pages.versionPageData(version, bodyHTML: body.html, next: next, current: current, board: board)
+            try write(template: "version", data: data, title: pages.versionTitle(version), to: path)
         case .tombstone(let removed, let backPage):
-            let context = pages.tombstonePage(removed, board: board, backPage: backPage)
-            try write(template: "tombstone", context: context, title: pages.strings["removedTitle"], to: SitePaths.post(removed.postId))
+            let data = pages.tombstonePageData(removed, board: board, backPage: backPage)
+            try write(template: "tombstone", data: data, title: pages.strings["removedTitle"], to: SitePaths.post(removed.postId))
         }
     }
 
     private func write(template: String, context: [String: Any], title: String, to path: String) throws {
+        try write(to: path) {
+            try renderer.renderPage(template: template, context: context, relativeRoot: SitePaths.relativeRoot(of: $0), title: title)
+        }
+    }
+
+    private func write<Page: TemplateData>(template: String, data: Page, title: String, to path: String) throws {
+        try write(to: path) { try renderer.renderPage(template: template, data: data, relativeRoot: SitePaths.relativeRoot(of: $0), title: title) }
+    }
+
+    /// Writes the page `render` makes for `path`; an error names the path.
+    private func write(to path: String, _ render: (String) throws -> String) throws {
         do {
-            let html = try renderer.renderPage(template: template, context: context, relativeRoot: SitePaths.relativeRoot(of: path), title: title)
-            try output.write(html, to: path)
+            try output.write(try render(path), to: path)
         } catch {
             throw BuildError(phase: .render, underlying: error, location: path)
         }

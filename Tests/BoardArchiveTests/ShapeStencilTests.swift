@@ -34,7 +34,8 @@ import Testing
     /// The page `template` through stencils (twice: the second time from the cache) and through the engine alone, and
     /// the whole page as ``TemplateRenderer/renderPage(template:context:relativeRoot:title:scripts:)`` renders it from
     /// layers (the page's keys over the head's over the site's) as the engine renders the layers merged.
-    static func expectSameBytes(_ renderer: TemplateRenderer, _ context: [String: Any], template: String) throws {
+    @discardableResult
+    static func expectSameBytes(_ renderer: TemplateRenderer, _ context: [String: Any], template: String) throws -> String {
         var merged = renderer.commonContext(relativeRoot: "../", title: "제목 <&>")
         merged.merge(context) { _, page in page }
         let engine = try renderer.renderWithEngine(merged, with: template)
@@ -46,6 +47,7 @@ import Testing
         for _ in 0..<2 {
             #expect(try renderer.renderPage(template: template, context: context, relativeRoot: "../", title: "제목 <&>") == layout)
         }
+        return layout
     }
 
     @Test func layersReadEachNameFromTheFirstLayerThatHoldsIt() throws {
@@ -75,12 +77,41 @@ import Testing
                 next: index % 3 == 0 ? Self.posts[(index + 7) % 64] : nil, parent: index % 4 == 0 ? Self.posts[(index + 9) % 64] : nil,
                 parentMissing: index % 4 == 1, parentRemoved: index % 4 == 2,
                 replies: Array(Self.posts[(index % 8)..<(index % 8 + index % 4)]))
-            let context = Self.pages.postPage(post, bodyHTML: "<p>본문 \(index) &amp;</p>", neighbours: neighbours)
-            try Self.expectSameBytes(renderer, context, template: "post")
+            let data = Self.pages.postPageData(post, bodyHTML: "<p>본문 \(index) &amp;</p>", neighbours: neighbours)
+            let engine = try Self.expectSameBytes(renderer, data.context, template: "post")
+            // The typed page, read into slots (``SlotPlan``) once its shapes have stencils; with replies, through its layers.
+            let typed = renderer.stencils.typedFills
+            #expect(try renderer.renderPage(template: "post", data: data, relativeRoot: "../", title: "제목 <&>") == engine)
+            #expect(renderer.stencils.typedFills == typed + (data.replies.isEmpty ? 2 : 0))
         }
         // The default templates' pages go through stencils, not the engine alone.
         #expect(renderer.stencils.shapeCount(of: "post") > 0 && renderer.stencils.shapeCount(of: "layout") > 0)
         #expect(renderer.stencils.shapeCount(of: RowPrerender.originalName(of: "partials/post-row")) > 0)
+    }
+
+    /// Version pages and tombstones set `noindex` over the site's, and a version page's `title` is its post's, over the
+    /// head's: typed, read into slots, they are the bytes of their contexts.
+    @Test func typedVersionPagesAndTombstonesAreTheirContextsBytes() throws {
+        let renderer = try Self.load()
+        for (index, post) in Self.posts.prefix(16).enumerated() {
+            let version = PostVersion(
+                version: index % 3 + 1, post: post, firstSeen: SiteFixture.now.addingTimeInterval(-86_400), lastSeen: SiteFixture.now)
+            let next = Self.posts[(index + 5) % 64]
+            let data = Self.pages.versionPageData(version, bodyHTML: "<p>옛 \(index)</p>", next: next, current: next, board: Self.board)
+            let context = try renderer.renderPage(template: "version", context: data.context, relativeRoot: "../../", title: "판 <\(index)>")
+            #expect(context.contains("noindex"))
+            for _ in 0..<2 {
+                #expect(try renderer.renderPage(template: "version", data: data, relativeRoot: "../../", title: "판 <\(index)>") == context)
+            }
+            let removed = RemovedPost(
+                postId: post.postId, boardId: 1, isNotice: index % 2 == 0, redactedAt: SiteFixture.now, atSource: index % 3 == 0)
+            let tombstone = Self.pages.tombstonePageData(removed, board: Self.board, backPage: index % 2 == 0 ? nil : index)
+            let expected = try renderer.renderPage(template: "tombstone", context: tombstone.context, relativeRoot: "../", title: "삭제")
+            for _ in 0..<2 {
+                #expect(try renderer.renderPage(template: "tombstone", data: tombstone, relativeRoot: "../", title: "삭제") == expected)
+            }
+        }
+        #expect(renderer.stencils.typedFills >= 2 * 16)
     }
 
     @Test func boardPagesWithPrerenderedRowsAreTheEnginesBytes() throws {
