@@ -361,10 +361,11 @@ final class ShapeStencils: @unchecked Sendable {
     /// nil: a shape whose output could not be cut into a stencil.
     private var stencils: [Key: Stencil?] = [:]
     private var shapes: [String: Int] = [:]
-    /// The shapes a typed page was checked to read as its layers do (``typedStencil(_:shape:check:)``).
+    /// The shapes a typed page was checked to read as its layers do, by template and the plan that read it
+    /// (``typedStencil(_:shape:plan:check:)``).
     private var typedChecked: Set<Key> = []
-    /// Pages whose template was filled from typed slots (``SlotPlan``), for the tests.
-    private(set) var typedFills = 0
+    /// Pages filled whole from typed slots (``SlotPlan``), for the tests.
+    private var typedPages = 0
 
     init(eligible: [String: StencilNames]) {
         self.eligible = eligible
@@ -378,23 +379,36 @@ final class ShapeStencils: @unchecked Sendable {
     }
 
     /// The stencil of `template` for `shape` read from a typed page's slots, when a page of that shape was rendered
-    /// already; the first time, only when `check` (the page's layers walked as ``render(_:with:engine:)`` walks them)
-    /// gives the same shape and leaves.
-    func typedStencil(_ template: String, shape: BuildDigest, check: () -> Bool) -> Stencil? {
+    /// already; the first time `plan` (``SlotPlan``, one per page template) reads that shape, only when `check` (the
+    /// page's layers walked as ``render(_:with:engine:)`` walks them) gives the same shape and leaves.
+    func typedStencil(_ template: String, shape: BuildDigest, plan: String, check: () -> Bool) -> Stencil? {
         let key = Key(template: template, shape: shape)
+        let checkKey = Key(template: plan + "\n" + template, shape: shape)
         lock.lock()
         let found = stencils[key] ?? nil
-        let checked = typedChecked.contains(key)
-        if found != nil && checked { typedFills += 1 }
+        let checked = typedChecked.contains(checkKey)
         lock.unlock()
         guard let found else { return nil }
         if checked { return found }
         guard check() else { return nil }
         lock.lock()
-        typedChecked.insert(key)
-        typedFills += 1
+        typedChecked.insert(checkKey)
         lock.unlock()
         return found
+    }
+
+    /// Counts a page filled whole from typed slots.
+    func countTypedPage() {
+        lock.lock()
+        typedPages += 1
+        lock.unlock()
+    }
+
+    /// How many pages were filled whole from typed slots so far.
+    var typedFills: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return typedPages
     }
 
     /// `template` rendered with `context` through its stencil, compiling it with `render` on the shape's first page;

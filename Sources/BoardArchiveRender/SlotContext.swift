@@ -23,13 +23,13 @@ struct SlotTable: Sendable {
         slots = [Slot?](repeating: nil, count: count)
     }
 
-    /// The slots of a dictionary's keys among `names` (nested values by the same names); nil when one holds a value of
-    /// a type the stencils do not take.
-    init?(_ context: [String: Any], names: NameList) {
+    /// The slots of a dictionary's keys among `names`, its nested values' in slots of `nested` (by default the same
+    /// names: a nested value's own); nil when one holds a value of a type the stencils do not take.
+    init?(_ context: [String: Any], names: NameList, nested: NameList? = nil) {
         self.init(count: names.list.count)
         for (key, value) in context {
             guard let place = names.places[key] else { continue }
-            guard let slot = Self.slot(of: value, key: key, nested: names) else { return nil }
+            guard let slot = Self.slot(of: value, key: key, nested: nested ?? names) else { return nil }
             slots[place] = slot
         }
     }
@@ -91,7 +91,7 @@ final class SlotPlan: Sendable {
         self.layout = Reading(layout, all: all, nested: nested)
         content = layout.allNames.places["content"] != nil ? all.places["content"] : nil
         self.prerendered = prerendered
-        guard let site = SlotTable(site, names: all) else { return nil }
+        guard let site = SlotTable(site, names: all, nested: nested) else { return nil }
         self.site = site.slots
     }
 

@@ -290,7 +290,8 @@ extension TemplateRenderer {
     /// The page through its slots, or nil.
     private func typedPage<Page: TemplateData>(template: String, data: Page, head: PageHeadData) -> String? {
         let site = siteContext
-        let plan = slotPlans.value(for: noindex ? template + "\n" : template) {
+        let planKey = noindex ? template + "\n" : template
+        let plan = slotPlans.value(for: planKey) {
             SlotPlan(
                 page: stencils.eligible[template], layout: stencils.eligible["layout"], prerendered: Set((prerenders[template] ?? []).map(\.list)),
                 layoutPrerenders: prerenders["layout"] != nil, site: site)
@@ -308,21 +309,22 @@ extension TemplateRenderer {
         var shape = BuildDigest()
         var leaves: [String] = []
         guard plan.read(slots, as: plan.page, shape: &shape, leaves: &leaves),
-            let page = stencils.typedStencil(template, shape: shape, check: { Self.walks(layers(), plan.page, to: shape, leaves) })
+            let page = stencils.typedStencil(template, shape: shape, plan: planKey, check: { Self.walks(layers(), plan.page, to: shape, leaves) })
         else { return nil }
         let content = page.filled(with: leaves)
         shape = BuildDigest()
         leaves.removeAll(keepingCapacity: true)
         guard plan.read(slots, as: plan.layout, content: content, shape: &shape, leaves: &leaves),
             let layout = stencils.typedStencil(
-                "layout", shape: shape, check: { Self.walks(ContextLayers([["content": content]] + layers().layers), plan.layout, to: shape, leaves) }
-            )
+                "layout", shape: shape, plan: planKey,
+                check: { Self.walks(ContextLayers([["content": content]] + layers().layers), plan.layout, to: shape, leaves) })
         else { return nil }
+        stencils.countTypedPage()
         return layout.filled(with: leaves)
     }
 
-    /// Whether `layers` walked for `reading`'s template give `shape` and `leaves`; a slot table that reads otherwise
-    /// is a fault of ``SlotEncoder`` (the page is then rendered from its layers).
+    /// Whether `layers` walked for `reading`'s template give `shape` and `leaves`. A slot table that reads otherwise is a
+    /// fault of ``SlotEncoder``: debug builds stop on it; release builds render the page from its layers.
     private static func walks(_ layers: ContextLayers, _ reading: SlotPlan.Reading, to shape: BuildDigest, _ leaves: [String]) -> Bool {
         var walked = BuildDigest()
         var walkedLeaves: [String] = []

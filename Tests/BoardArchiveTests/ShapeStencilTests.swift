@@ -82,7 +82,7 @@ import Testing
             // The typed page, read into slots (``SlotPlan``) once its shapes have stencils; with replies, through its layers.
             let typed = renderer.stencils.typedFills
             #expect(try renderer.renderPage(template: "post", data: data, relativeRoot: "../", title: "제목 <&>") == engine)
-            #expect(renderer.stencils.typedFills == typed + (data.replies.isEmpty ? 2 : 0))
+            #expect(renderer.stencils.typedFills == typed + (data.replies.isEmpty ? 1 : 0))
         }
         // The default templates' pages go through stencils, not the engine alone.
         #expect(renderer.stencils.shapeCount(of: "post") > 0 && renderer.stencils.shapeCount(of: "layout") > 0)
@@ -111,7 +111,60 @@ import Testing
                 #expect(try renderer.renderPage(template: "tombstone", data: tombstone, relativeRoot: "../", title: "삭제") == expected)
             }
         }
-        #expect(renderer.stencils.typedFills >= 2 * 16)
+        #expect(renderer.stencils.typedFills == 4 * 16)
+    }
+
+    /// A dictionary's nested values go into slots of the nested names (the site's keys: the top level's names are not
+    /// a nested value's).
+    @Test func aDictionarysNestedValuesTakeTheNestedNames() throws {
+        let object: [String: Any] = ["a": "x", "o": 1]
+        let row: [String: Any] = ["a": true]
+        let strings: [String: String] = ["k": "v"]
+        let context: [String: Any] = ["o": object, "l": [row], "b": 2, "s": strings]
+        let table = try #require(SlotTable(context, names: NameList(["b", "l", "o", "s"]), nested: NameList(["a"])))
+        guard case .object(let nested) = table.slots[2], case .leaf("x") = nested.slots[0] else {
+            Issue.record("o: \(String(describing: table.slots[2]))")
+            return
+        }
+        guard case .list(let rows) = table.slots[1], rows.count == 1, case .flag(true) = rows[0].slots[0] else {
+            Issue.record("l: \(String(describing: table.slots[1]))")
+            return
+        }
+        guard case .leaf("2") = table.slots[0], case .strings = table.slots[3] else {
+            Issue.record("b, s: \(table.slots)")
+            return
+        }
+        #expect(nested.slots.count == 1 && SlotTable(["x": 1.5], names: NameList(["x"])) == nil)
+    }
+
+    /// A typed page rendered before any page of its shape (no stencil yet: through its layers, which make them) and
+    /// again (from its slots), with scripts (a list in the head) and the post's earlier versions (a list in the page), on
+    /// a site that asks not to be indexed: the engine's bytes for the merged context each time.
+    @Test func typedPagesWithListsOnANoindexSiteAreTheEnginesBytes() throws {
+        var renderer = try Self.load()
+        renderer.noindex = true
+        let seen = SiteFixture.now.addingTimeInterval(-86_400)
+        for (index, post) in Self.posts.prefix(12).enumerated() {
+            let earlier = (1...(index % 3 + 1)).map { VersionKey(version: $0, contentHash: "h\($0)", firstSeen: seen, lastSeen: seen) }
+            let neighbours = PostNeighbours(
+                board: Self.board, backPage: nil, previous: nil, next: nil, parent: nil, parentMissing: false, replies: [])
+            let data = Self.pages.postPageData(
+                post, bodyHTML: "<p>\(index)</p>", neighbours: neighbours,
+                history: SourceHistory(versions: VersionKeys(earlier: earlier, currentSince: SiteFixture.now)))
+            let scripts = ["../assets/a.js", "../assets/b \(index % 2).js"]
+            var merged = renderer.commonContext(relativeRoot: "../", title: "제목", scripts: scripts)
+            merged.merge(data.context) { _, page in page }
+            merged["content"] = try renderer.renderWithEngine(merged, with: "post")
+            let engine = try renderer.renderWithEngine(merged, with: "layout")
+            #expect(engine.contains("noindex") && engine.contains("b \(index % 2).js"))
+            #expect(engine.components(separatedBy: "class=\"version-seen\"").count - 1 == earlier.count)
+            let before = renderer.stencils.typedFills
+            for _ in 0..<2 {
+                #expect(try renderer.renderPage(template: "post", data: data, relativeRoot: "../", title: "제목", scripts: scripts) == engine)
+            }
+            // The second time at the latest, from the slots.
+            #expect(renderer.stencils.typedFills > before)
+        }
     }
 
     @Test func boardPagesWithPrerenderedRowsAreTheEnginesBytes() throws {
