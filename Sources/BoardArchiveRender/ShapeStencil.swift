@@ -77,32 +77,6 @@ enum ContextShape {
         return true
     }
 
-    /// ``walk(_:names:nested:printed:shape:leaves:)`` of a nested value (one layer).
-    private static func walk(_ context: [String: Any], names: NameList, printed: Set<String>, shape: inout BuildDigest, leaves: inout [String])
-        -> Bool
-    {
-        var present: [(place: Int, index: Dictionary<String, Any>.Index)] = []
-        present.reserveCapacity(min(context.count, names.list.count))
-        if context.count < names.list.count {
-            var index = context.startIndex
-            while index != context.endIndex {
-                if let place = names.places[context[index].key] { present.append((place, index)) }
-                context.formIndex(after: &index)
-            }
-            present.sort { $0.place < $1.place }
-        } else {
-            for (place, name) in names.list.enumerated() {
-                if let index = context.index(forKey: name) { present.append((place, index)) }
-            }
-        }
-        for (place, index) in present {
-            let (name, found) = context[index]
-            guard add(found, name: name, place: place, nested: names, printed: printed, shape: &shape, leaves: &leaves) else { return false }
-        }
-        shape.add(-1)
-        return true
-    }
-
     /// Feeds one value found under `name` (at `place` of the names) into `shape` and `leaves`; false when it is of a type
     /// the stencils do not take.
     @inline(__always)
@@ -111,7 +85,7 @@ enum ContextShape {
     ) -> Bool {
         guard let value = value(found, key: name) else { return false }
         return value.add(name: name, place: place, printed: printed, shape: &shape, leaves: &leaves) { object, shape, leaves in
-            walk(object, names: nested, printed: printed, shape: &shape, leaves: &leaves)
+            walk(ContextLayers([object]), names: nested, nested: nested, printed: printed, shape: &shape, leaves: &leaves)
         }
     }
 

@@ -237,13 +237,12 @@ final class SlotEncoder: TemplateDataEncoding {
         var count: Int { encoder.rows.count }
 
         mutating func encode<T: Encodable>(_ value: T) throws {
-            guard [.inlined, .object].contains(TemplateDataEncoder.info(of: T.self).kind),
-                let row = SlotEncoder.slots(of: value, names: encoder.names)
-            else {
+            let kind = TemplateDataEncoder.info(of: T.self).kind
+            if kind == .inlined || kind == .object, let row = SlotEncoder.slots(of: value, names: encoder.names) {
+                encoder.rows.append(row)
+            } else {
                 encoder.failed = true
-                return
             }
-            encoder.rows.append(row)
         }
         mutating func encodeNil() { encoder.failed = true }
     }
