@@ -15,6 +15,9 @@ struct ManifestRows: Sendable {
     let capacity: Int
     private(set) var count = 0
 
+    /// A table of no rows, to stand in for one moved out while it changes (``DeclaredPaths``).
+    static let empty = ManifestRows(capacity: 0)
+
     /// An empty table for up to `capacity` rows.
     init(capacity: Int) {
         var size = 16

@@ -174,6 +174,13 @@ struct SiteManifest: Sendable, Equatable {
         try write(Bytes.sortedByUTF8(Array(digests), key: \.key).lazy.map { ($0.key, $0.value) }, to: url)
     }
 
+    /// Writes the manifest of the paths `declared` to `url`, sorted (a build without a previous manifest: every path is
+    /// one it added), a string made for each line as it is written; the manifest's own path is left out.
+    static func write(_ declared: DeclaredPaths, to url: URL) throws {
+        try write(
+            declared.numbersInOrder().lazy.map { (declared.path($0), declared.digests[$0]) }.filter { $0.0 != path }, to: url)
+    }
+
     /// Writes the lines of `entries` (sorted) to `url`.
     private static func write(_ entries: some Sequence<(String, BuildDigest)>, to url: URL) throws {
         try SiteOutput.writeFile(to: url) { write in try encode(entries) { chunk in try chunk.withUnsafeBytes { try write($0) } } }

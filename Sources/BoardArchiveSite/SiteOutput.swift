@@ -40,9 +40,13 @@ final class SiteOutput: @unchecked Sendable {
     /// Which rows of the previous manifest were declared (paths this build makes again); empty without a previous site.
     private var declaredRows: [Bool]
     /// Declared paths the previous manifest does not hold (every path without a previous site), with their digests.
-    private var added: [String: BuildDigest] = [:]
-    private var staged: [String] = []
-    private var settled: Set<String> = []
+    private var added = DeclaredPaths()
+    /// Which declared paths were written or found equal to the previous file: rows of the previous manifest, and numbers
+    /// of ``added``.
+    private var settledRows: [Bool]
+    private var settledAdded: [Bool] = []
+    /// The declared paths written into the staging folder, as ``DeclaredKey``s.
+    private var staged: [DeclaredKey] = []
     private var createdDirectories: Set<String> = [""]
     private var report = BuildReport()
     /// Declared paths the previous manifest holds, and how many of those with the same digest.
@@ -71,7 +75,12 @@ final class SiteOutput: @unchecked Sendable {
         previousPrefix = previousDirectory.map { $0.path + "/" }
         previousStatePrefix = (self.previousStateDirectory?.path ?? "") + "/"
         declaredRows = Array(repeating: false, count: self.previousManifest.count)
+        settledRows = declaredRows
     }
+
+    /// A declared path: a row of the previous manifest (0 and up), or a number of ``added`` (-1 for 0, and down). 32 bits:
+    /// the staged list holds one per file written.
+    private typealias DeclaredKey = Int32
 
     /// Declares that this build produces `relativePath` from inputs whose digest is `digest`; returns whether
     /// the file must be rendered and written (false: the previous build made it from the same inputs).
@@ -120,7 +129,8 @@ final class SiteOutput: @unchecked Sendable {
             }
             previousDigestsChanged.append((row, digest))
         } else {
-            guard added.updateValue(digest, forKey: relativePath) == nil else { throw duplicate(relativePath) }
+            guard added.insert(relativePath, digest: digest) != nil else { throw duplicate(relativePath) }
+            settledAdded.append(false)
         }
         report.rendered += 1
         progress.update { $0.filesRendered += 1 }
@@ -131,11 +141,25 @@ final class SiteOutput: @unchecked Sendable {
         BuildError(phase: .publish, reason: .invalidOutputPath(relativePath), location: stagingDirectory.path)
     }
 
-    /// The path as the build holds it (the previous manifest's or the added table's own string, so that lists of paths
-    /// share its storage), or nil when it was not declared. The caller holds ``lock``.
-    private func declaredKey(_ relativePath: String) -> String? {
-        if let row = previousManifest.row(of: relativePath) { return declaredRows[row] ? previousManifest.paths[row] : nil }
-        return added.index(forKey: relativePath).map { added[$0].key }
+    /// The key of a declared path, or nil when it was not declared. The caller holds ``lock``.
+    private func declaredKey(_ relativePath: String) -> DeclaredKey? {
+        if let row = previousManifest.row(of: relativePath) { return declaredRows[row] ? DeclaredKey(row) : nil }
+        return added.number(of: relativePath).map { -1 - DeclaredKey($0) }
+    }
+
+    /// Marks the declared path `key` settled; false when it was settled before. The caller holds ``lock``.
+    private func settle(_ key: DeclaredKey) -> Bool {
+        if key >= 0 {
+            defer { settledRows[Int(key)] = true }
+            return !settledRows[Int(key)]
+        }
+        defer { settledAdded[Int(-1 - key)] = true }
+        return !settledAdded[Int(-1 - key)]
+    }
+
+    /// The path of a declared key. The caller holds ``lock``.
+    private func path(of key: DeclaredKey) -> String {
+        key >= 0 ? previousManifest.paths[Int(key)] : added.path(Int(-1 - key))
     }
 
     /// How many paths were declared. The caller holds ``lock``.
@@ -204,11 +228,11 @@ final class SiteOutput: @unchecked Sendable {
     func write(_ data: Data, to relativePath: String) throws {
         let declared = lock.withLock { declaredKey(relativePath) != nil }
         if !declared { _ = try needsRendering(relativePath, digest: BuildDigest(bytes: data)) }
-        // `settled` and `staged` hold the manifest's own key (same storage), not `relativePath`: at a million posts,
-        // a second copy of every path was about a tenth of the build's peak memory.
+        // What was written is kept as the path's key (a row or a number), not as a string: at a million posts, a
+        // second copy of every path was about a tenth of the build's peak memory.
         let key = try lock.withLock {
             if refusing { throw CancellationError() }
-            guard let key = declaredKey(relativePath), settled.insert(key).inserted else { throw duplicate(relativePath) }
+            guard let key = declaredKey(relativePath), settle(key) else { throw duplicate(relativePath) }
             return key
         }
         if let previous = previousLocation(of: relativePath), Self.file(atPath: previous, holds: data) { return }
@@ -226,13 +250,13 @@ final class SiteOutput: @unchecked Sendable {
         if try needsRendering(relativePath, digest: BuildDigest(bytes: data)) { try write(data, to: relativePath) }
     }
 
-    /// Every relative path declared so far, with its digest: one table made on each call (the sitemap, and publishing
-    /// without a previous manifest in order).
+    /// Every relative path declared so far, with its digest: one table made on each call (publishing after a previous
+    /// manifest not in order).
     var producedDigests: [String: BuildDigest] {
         lock.withLock {
-            guard previousPathsDeclared > 0 else { return added }
-            var digests = added
+            var digests: [String: BuildDigest] = [:]
             digests.reserveCapacity(declaredCount)
+            for number in 0..<added.count { digests[added.path(number)] = added.digests[number] }
             for (row, declared) in declaredRows.enumerated() where declared {
                 digests[previousManifest.paths[row]] = previousManifest.digest(atRow: row)
             }
@@ -244,14 +268,31 @@ final class SiteOutput: @unchecked Sendable {
     /// How many paths were declared so far.
     var producedCount: Int { lock.withLock { declaredCount } }
 
-    /// Every path declared so far, in no order, without a table of them (the previous manifest's own strings).
-    var producedPaths: [String] {
+    /// Every path declared so far for which `isIncluded` holds, in no order (the sitemap's pages: a string is made for
+    /// each path declared, and kept only when included).
+    func producedPaths(where isIncluded: (String) -> Bool) -> [String] {
         lock.withLock {
-            var paths = Array(added.keys)
-            paths.reserveCapacity(declaredCount)
-            for (row, declared) in declaredRows.enumerated() where declared { paths.append(previousManifest.paths[row]) }
+            var paths: [String] = []
+            for number in 0..<added.count {
+                let path = added.path(number)
+                if isIncluded(path) { paths.append(path) }
+            }
+            for (row, declared) in declaredRows.enumerated() where declared && isIncluded(previousManifest.paths[row]) {
+                paths.append(previousManifest.paths[row])
+            }
             return paths
         }
+    }
+
+    /// Whether `relativePath` was declared in this build.
+    func isProduced(_ relativePath: String) -> Bool {
+        lock.withLock { declaredKey(relativePath) != nil }
+    }
+
+    /// The declared paths the previous manifest does not hold, with their digests, as the build holds them (every path
+    /// of a build without a previous manifest).
+    var addedPaths: DeclaredPaths {
+        lock.withLock { added }
     }
 
     /// Whether every path of the previous manifest was declared again (so none is to be removed), and whether every one
@@ -275,12 +316,20 @@ final class SiteOutput: @unchecked Sendable {
 
     /// The declared paths the previous manifest does not hold, with their digests.
     var addedDigests: [(path: String, digest: BuildDigest)] {
-        lock.withLock { added.map { (path: $0.key, digest: $0.value) } }
+        lock.withLock { (0..<added.count).map { (path: added.path($0), digest: added.digests[$0]) } }
     }
 
-    /// The paths written into the staging folder, sorted.
+    /// The paths written into the staging folder, sorted (a rebuild's journal lists them).
     var stagedPaths: [String] {
-        lock.withLock { staged.sorted() }
+        lock.withLock { staged.map(path(of:)).sorted() }
+    }
+
+    /// How many files were written into the staging folder.
+    var stagedCount: Int { lock.withLock { staged.count } }
+
+    /// Whether `relativePath` was written into the staging folder.
+    func isStaged(_ relativePath: String) -> Bool {
+        lock.withLock { declaredKey(relativePath).map(staged.contains) ?? false }
     }
 
     /// The counts so far.

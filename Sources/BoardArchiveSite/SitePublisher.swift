@@ -143,9 +143,8 @@ struct SitePublisher: Sendable {
                 removedPaths = []
             } else if previousManifest.isEmpty {
                 // No usable state: whatever the site and the state folder hold that this build does not make goes.
-                let produced = output.producedDigests
                 removedPaths = Self.files(under: previous).union(stateFiles()).filter {
-                    produced[$0] == nil && $0 != SiteManifest.path && $0 != BuildState.identityPath
+                    !output.isProduced($0) && $0 != SiteManifest.path && $0 != BuildState.identityPath
                 }
                 .sorted()
             } else {
@@ -160,12 +159,12 @@ struct SitePublisher: Sendable {
         report.removed = removedPaths.count
         report.outputPath = outputDirectory.path
         let staging = output.stagingDirectory
-        let stagedPaths = output.stagedPaths
+        let stagedCount = output.stagedCount
         // The previous manifest was read into `previousManifest`; equal digests mean equal bytes, so the manifest is
         // encoded only when it is written. It is unchanged when every previous
         // path was declared again with its digest and nothing else was declared (counted while declaring).
         let manifestChanged = previous == nil || !(coverage.allSame && output.producedCount == previousManifest.count)
-        if previous != nil, stagedPaths.isEmpty, removedPaths.isEmpty, !manifestChanged {
+        if previous != nil, stagedCount == 0, removedPaths.isEmpty, !manifestChanged {
             discard(staging)
             return report
         }
@@ -177,7 +176,10 @@ struct SitePublisher: Sendable {
         }
         // A previous manifest in order: its lines but the removed ones, the changed digests replaced and the new paths
         // merged in, without a table of every path.
-        if previous != nil, previousManifest.isSorted {
+        if previousManifest.isEmpty {
+            // Every path was added: written from the build's own table of paths, in order, without a string kept per line.
+            try SiteManifest.write(output.addedPaths, to: manifestURL)
+        } else if previousManifest.isSorted {
             _ = try previousManifest.write(
                 to: manifestURL, keeping: { declaredRows[$0] }, replacing: output.changedPreviousDigests,
                 adding: output.addedDigests.filter { $0.path != SiteManifest.path })
@@ -187,7 +189,7 @@ struct SitePublisher: Sendable {
             try SiteManifest.write(produced, to: manifestURL)
         }
         // Which site this state describes: the marker's identity, kept by every rename that follows.
-        let markerFolder = stagedPaths.contains(SitePaths.marker) ? staging : outputDirectory
+        let markerFolder = output.isStaged(SitePaths.marker) ? staging : outputDirectory
         let identity = BuildState.identity(ofMarker: markerFolder.appendingPathComponent(SitePaths.marker)) ?? ""
         do {
             try Data(identity.utf8).write(to: staging.appendingPathComponent(BuildState.identityPath))
@@ -201,7 +203,7 @@ struct SitePublisher: Sendable {
             try swap(staging)
             return report
         }
-        let journal = (stagedPaths + [SiteManifest.path, BuildState.identityPath]).map { "M " + $0 } + removedPaths.map { "D " + $0 }
+        let journal = (output.stagedPaths + [SiteManifest.path, BuildState.identityPath]).map { "M " + $0 } + removedPaths.map { "D " + $0 }
         let journalURL = staging.appendingPathComponent(Self.journalName)
         do {
             let pending = staging.appendingPathComponent(Self.journalName + ".pending")

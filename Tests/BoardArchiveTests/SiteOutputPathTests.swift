@@ -166,6 +166,39 @@ struct SiteManifestWriteTests {
         #expect(SiteManifest.load(from: folder) == nil)
     }
 
+    @Test("a build's own table of paths finds each by its bytes past every growth, refuses one twice, and lists them in order")
+    func declaredPathsFindEachPathByItsBytes() throws {
+        // 5,000 paths: the table starts at 1,024 and grows three times; lengths 1 to 40 (hashed eight bytes at a time).
+        let composed = "boards/\u{D55C}.html"
+        var paths = (1...40).map { String(repeating: "b", count: $0) } + [composed, "keywords/서울.html"]
+        paths += (0..<5_000).map { "search/n\($0 % 61)/c\($0 / 8)-\($0 % 8).js" }
+        var declared = DeclaredPaths()
+        for (index, path) in paths.enumerated() { #expect(declared.insert(path, digest: Self.digest(index)) == index, "\(path)") }
+        #expect(declared.count == paths.count)
+        for (index, path) in paths.enumerated() {
+            #expect(declared.number(of: path) == index, "\(path)")
+            #expect(declared.path(index) == path && declared.digests[index] == Self.digest(index))
+            #expect(declared.insert(path, digest: Self.digest(0)) == nil, "a path declared twice: \(path)")
+        }
+        #expect(declared.count == paths.count)
+        // The same name decomposed is another path; so is a prefix or a longer one.
+        for absent in ["boards/\u{1112}\u{1161}\u{11AB}.html", "search/n0/c0-0.j", "search/n0/c0-0.js ", String(repeating: "b", count: 41)] {
+            #expect(declared.number(of: absent) == nil, "\(absent)")
+        }
+        // In the manifest's order: what sorting the strings by their bytes gives.
+        #expect(declared.numbersInOrder().map { paths[$0] } == paths.sorted(by: Bytes.utf8Precedes))
+        // A full build's manifest written from the table reads back with every path and digest, the manifest's own path
+        // left out.
+        #expect(declared.insert(SiteManifest.path, digest: Self.digest(-1)) != nil)
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try SiteManifest.write(declared, to: folder.appendingPathComponent(SiteManifest.fileName))
+        let loaded = try #require(SiteManifest.load(from: folder))
+        #expect(loaded.isSorted && loaded.count == paths.count)
+        #expect(paths.enumerated().allSatisfy { loaded.digest(of: $1) == Self.digest($0) })
+        #expect(loaded.row(of: SiteManifest.path) == nil)
+    }
+
     @Test func oneNameInNFCAndInNFDIsTwoRowsAndManifestsCompareThemApart() throws {
         let (composed, decomposed) = ("boards/\u{D55C}.html", "boards/\u{1112}\u{1161}\u{11AB}.html")
         let folder = try Self.folder()

@@ -39,7 +39,7 @@ struct SitemapPhase: Sendable {
     }
 
     private func writeSitemaps() throws {
-        let pages = output.producedPaths.filter {
+        let pages = output.producedPaths {
             $0.hasSuffix(".html") && $0 != SitePaths.search && !excluded.contains($0) && !SitePaths.isVersion($0)
         }.sorted()
         if pages.count <= pagesPerFile {
