@@ -2,7 +2,7 @@ import BoardArchiveModel
 import Foundation
 
 /// Encodes one block of the search index: its posting shards, and per group of consecutive posts a metadata shard and
-/// contents shards.
+/// each post's head and further contents pieces.
 package struct SearchBlockEncoder {
     package struct EncodedBlock {
         package var files: [String: Data]
@@ -21,7 +21,7 @@ package struct SearchBlockEncoder {
 
     /// Encodes `documents` (oldest first; a post's position is its index) as the files of block `blockId`, with
     /// `entries` as their posting entries when the caller has them (``SearchBlockPatch``), else made from the documents.
-    /// The metadata and contents shards of the groups in `keptGroups` (see ``positions(ofGroup:count:)``) are not made: the caller
+    /// The metadata shards, heads and contents pieces of the groups in `keptGroups` (``positions(ofGroup:count:)``) are not made: the caller
     /// keeps the previous build's, and those documents' text is not read.
     package func encode(
         _ documents: [SearchDocument], blockId: String, entries: [(token: String, lists: String)]? = nil, keptGroups: Set<Int> = []
@@ -30,9 +30,23 @@ package struct SearchBlockEncoder {
         var fileGroups: [String: Int] = [:]
         for group in 0..<groupCount(of: documents.count) where !keptGroups.contains(group) {
             let positions = positions(ofGroup: group, count: documents.count)
-            let (contentsFiles, contentsSpans) = contentsShards(of: documents, positions: positions, blockId: blockId, group: group)
+            var records: [SearchJSON] = []
+            var contentsFiles: [String: Data] = [:]
+            for position in positions {
+                let pieces = contentsPieces(of: documents[position])
+                let record = metaRecord(documents[position], pieces: pieces.count)
+                records.append(record)
+                for (piece, (text, clean)) in pieces.enumerated() {
+                    let id = SearchIndexFormat.contentsShardId(
+                        blockId: blockId, group: group, index: position - positions.lowerBound, piece: piece)
+                    // A piece cut where a rule may join its last code point to the next one says so: a reader decides
+                    // nothing on the text before such a cut.
+                    let unclean: [SearchJSON] = clean ? [] : [.int(0)]
+                    let payload: [SearchJSON] = (piece == 0 ? [record] : []) + [.string(text)] + unclean
+                    contentsFiles["search/\(id).js"] = SearchScript.wrap(shardId: id, payload: .array(payload))
+                }
+            }
             files.merge(contentsFiles) { first, _ in first }
-            let records = zip(positions, contentsSpans).map { metaRecord(documents[$0], contents: $1) }
             let id = SearchRecordLayout.metaShardId(blockId: blockId, group: group)
             files["search/\(id).js"] = SearchScript.wrap(shardId: id, payload: .array(records))
             for path in contentsFiles.keys + ["search/\(id).js"] { fileGroups[path] = group }
@@ -140,8 +154,8 @@ package struct SearchBlockEncoder {
     }
 
     /// The metadata record of a post, in ``SearchRecordLayout/Meta`` order (`created` in Unix seconds, `isReply` 0 or 1,
-    /// `contentsFirst` -1 when the post has no contents).
-    func metaRecord(_ document: SearchDocument, contents: (first: Int, count: Int)) -> SearchJSON {
+    /// `contentsCount` the pieces of its contents, at least 1).
+    func metaRecord(_ document: SearchDocument, pieces: Int) -> SearchJSON {
         SearchRecordLayout.record { field in
             switch field {
             case .postId: .int(document.postId)
@@ -154,8 +168,7 @@ package struct SearchBlockEncoder {
             case .isReply: .int(document.hasParent ? 1 : 0)
             case .title: .string(document.title)
             case .writer: .string(document.writer)
-            case .contentsFirst: .int(contents.first)
-            case .contentsCount: .int(contents.count)
+            case .contentsCount: .int(pieces)
             }
         }
     }
@@ -169,43 +182,17 @@ package struct SearchBlockEncoder {
         (group * configuration.metaShardSize)..<min(count, (group + 1) * configuration.metaShardSize)
     }
 
-    /// Packs the raw contents of the posts at `positions` (one group) into shards of about `contentsShardTargetBytes`,
-    /// records `[position, text]`, numbered from 0 in the group, so that a change in one group leaves the other groups'
-    /// files as they were; a contents longer than the target is cut into pieces of about the target in consecutive
-    /// shards (``pieces(of:target:limit:)``), which a reader reads one after another until what it asks is settled.
-    /// Returns the files and, per position, the first shard and how many it spans (-1, 0 without contents).
-    func contentsShards(of documents: [SearchDocument], positions: Range<Int>, blockId: String, group: Int) -> (
-        [String: Data], [(first: Int, count: Int)]
-    ) {
-        var files: [String: Data] = [:]
-        var spans = [(first: Int, count: Int)](repeating: (-1, 0), count: positions.count)
-        var current: [SearchJSON] = []
-        var currentBytes = 0
-        var shard = 0
-        func flush() {
-            guard !current.isEmpty else { return }
-            let id = SearchRecordLayout.contentsShardId(blockId: blockId, group: group, shard: shard)
-            files["search/\(id).js"] = SearchScript.wrap(shardId: id, payload: .array(current))
-            current = []
-            currentBytes = 0
-            shard += 1
-        }
-        let pieceLimit = configuration.maximumFileBytes - 256
-        for position in positions where !documents[position].contents.isEmpty {
-            let pieces = Self.pieces(of: documents[position].contents, target: configuration.contentsShardTargetBytes, limit: pieceLimit)
-            for (index, piece) in pieces.enumerated() {
-                let bytes = piece.bytes + 12
-                if !current.isEmpty && (currentBytes + bytes > configuration.contentsShardTargetBytes || index > 0) { flush() }
-                if index == 0 { spans[position - positions.lowerBound] = (shard, pieces.count) }
-                // A piece cut where a rule may join its last code point to the next one says so: a reader decides
-                // nothing on the text before such a cut.
-                let unclean: [SearchJSON] = piece.clean ? [] : [.int(0)]
-                current.append(.array([.int(position), .string(piece.text)] + unclean))
-                currentBytes += bytes
-            }
-        }
-        flush()
-        return (files, spans)
+    /// The pieces of a post's raw contents, in order, each with whether its cut is clean: the whole contents when it
+    /// fits ``SearchIndexConfiguration/contentsShardTargetBytes``, else pieces of about that (``pieces(of:target:limit:)``),
+    /// which a reader reads one after another until what it asks is settled. One empty piece for a post without
+    /// contents: every post has a head (its record and first piece), so that a row reads one file.
+    ///
+    /// The first piece goes in the post's *head*, `c<group>-<index>.js`, with the post's metadata record; the others in
+    /// `c<group>-<index>-<k>.js` (``SearchIndexFormat/contentsShardId(blockId:group:index:piece:)``). A post whose contents
+    /// changed moves no other post's files.
+    func contentsPieces(of document: SearchDocument) -> [(text: String, clean: Bool)] {
+        Self.pieces(of: document.contents, target: configuration.contentsShardTargetBytes, limit: configuration.maximumFileBytes - 256)
+            .map { ($0.text, $0.clean) }
     }
 
     /// Cuts `text` into pieces of at least `target` escaped bytes each (the last may be shorter), each cut at the

@@ -86,7 +86,7 @@ public struct SearchIndexBuilder: Sendable {
         keywords: [SearchKeywordLink]
     ) -> Data {
         let object = SearchJSON.object([
-            ("v", .int(2)),
+            ("v", .int(3)),
             ("layout", SearchRecordLayout.manifestObject),
             ("format", SearchIndexFormat.manifestObject),
             ("m", .int(configuration.metaShardSize)),

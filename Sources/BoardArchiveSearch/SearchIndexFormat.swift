@@ -61,7 +61,8 @@ package enum SearchIndexFormat {
     }
 
     /// Shard ids (a shard's file is `search/<id>.js`): directory bucket `k` is `d<k>`; a block's posting bucket `k`
-    /// is `<block>/p<k>`, its metadata of group `g` `<block>/m<g>`, contents shard `s` of group `g` `<block>/c<g>-<s>`.
+    /// is `<block>/p<k>`, its metadata of group `g` `<block>/m<g>`; the head of the post at index `i` of group `g`
+    /// (its record and first contents piece) `<block>/c<g>-<i>`, its contents piece `k` (from 1) `<block>/c<g>-<i>-<k>`.
     static let directoryShard = "d"
     static let postingShard = "/p"
     static let metaShard = "/m"
@@ -71,10 +72,15 @@ package enum SearchIndexFormat {
     static func directoryShardId(bucket: Int) -> String { directoryShard + String(bucket) }
     static func postingShardId(blockId: String, bucket: Int) -> String { blockId + postingShard + String(bucket) }
     static func metaShardId(blockId: String, group: Int) -> String { blockId + metaShard + String(group) }
-    /// Numbered within its group (`contentsFirst` counts from 0 in the group), so that a post whose contents changed
-    /// length moves no other group's shards.
-    static func contentsShardId(blockId: String, group: Int, shard: Int) -> String {
-        blockId + contentsShard + String(group) + contentsPart + String(shard)
+    /// A post's head (`piece` 0) or one of its further contents pieces, named by the post's place, so that a post whose
+    /// contents changed moves no other post's files.
+    static func contentsShardId(blockId: String, group: Int, index: Int, piece: Int) -> String {
+        contentsGroupPrefix(blockId: blockId, group: group) + String(index) + (piece == 0 ? "" : contentsPart + String(piece))
+    }
+
+    /// What the ids of every head and contents piece of a group start with: `<block>/c<g>-`.
+    static func contentsGroupPrefix(blockId: String, group: Int) -> String {
+        blockId + contentsShard + String(group) + contentsPart
     }
 
     /// The manifest's `format` object.

@@ -173,7 +173,7 @@ public final class SearchIndexReader {
                     let hit = Hit(blockId: block.id, position: position, blockIndex: blockIndex, contentsCandidate: contentsCandidate)
                     hits.append(hit)
                     if hits.count <= displayed {
-                        _ = try meta(of: hit)
+                        _ = try meta(blockIndex: blockIndex, position: position, viaHead: contentsCandidate)
                         if contentsCandidate { try readSnippetContents(blockIndex: blockIndex, position: position, words: plans.map(\.word)) }
                     }
                 }
@@ -233,9 +233,20 @@ public final class SearchIndexReader {
     // MARK: - Shards
 
     /// The metadata record of a post (fields in ``SearchRecordLayout/Meta`` order).
-    func meta(of hit: Hit) throws -> [Any] { try meta(blockIndex: hit.blockIndex, position: hit.position) }
+    func meta(of hit: Hit) throws -> [Any] {
+        try meta(blockIndex: hit.blockIndex, position: hit.position, viaHead: hit.contentsCandidate)
+    }
 
-    func meta(blockIndex: Int, position: Int) throws -> [Any] {
+    /// The metadata record of a post, as `search.js`'s `meta` reads it: from the post's head when `viaHead` (a post whose
+    /// contents may hold a word: its head is read anyway), else from its group's metadata shard.
+    func meta(blockIndex: Int, position: Int, viaHead: Bool) throws -> [Any] {
+        let head = headPath(blockIndex: blockIndex, position: position)
+        if viaHead {
+            guard let payload = try shard(head) as? [Any], let record = payload.first as? [Any] else {
+                throw SearchIndexError(path: head, reason: .malformedFile(detail: "no record in the head of position \(position)"))
+            }
+            return record
+        }
         let path = metaPath(blockIndex: blockIndex, position: position)
         guard let records = try shard(path) as? [[Any]], position % metaShardSize < records.count else {
             throw SearchIndexError(path: path, reason: .malformedFile(detail: "no record for position \(position)"))
@@ -272,7 +283,7 @@ public final class SearchIndexReader {
         if let cached = contentsRead.removeValue(forKey: key) {
             progress = cached
         } else {
-            let record = try meta(blockIndex: blockIndex, position: position)
+            let record = try meta(blockIndex: blockIndex, position: position, viaHead: true)
             progress = ContentsProgress(paths: contentsPaths(blockIndex: blockIndex, position: position, record: record))
         }
         defer { contentsRead[key] = progress }
@@ -280,13 +291,14 @@ public final class SearchIndexReader {
         while !progress.complete {
             let from = progress.normalized.count
             let path = progress.paths[progress.read]
-            guard let records = try shard(path) as? [[Any]] else { throw SearchIndexError(path: path, reason: .malformedFile(detail: "not a list")) }
-            for entry in records where entry.count >= 2 && (entry[0] as? Int) == position {
-                let piece = (entry[1] as? String) ?? ""
-                progress.text += piece
-                progress.normalized += TextNormalizer.normalize(piece).utf8
-                if entry.count > 2 { progress.clean = false }
+            // The head is `[record, text]`, a further piece `[text]`; a third or second element marks an unclean cut.
+            let textIndex = progress.read == 0 ? 1 : 0
+            guard let payload = try shard(path) as? [Any], payload.count > textIndex, let piece = payload[textIndex] as? String else {
+                throw SearchIndexError(path: path, reason: .malformedFile(detail: "no contents piece"))
             }
+            progress.text += piece
+            progress.normalized += TextNormalizer.normalize(piece).utf8
+            if payload.count > textIndex + 1 { progress.clean = false }
             progress.read += 1
             if progress.complete, !progress.clean {
                 // A cut the builder had to make elsewhere: the whole text is normalised as one.
@@ -324,14 +336,16 @@ public final class SearchIndexReader {
         }
     }
 
-    /// The normalised text of a field of a post, loading its metadata or contents shard.
-    func normalizedText(of field: SearchField, blockIndex: Int, position: Int) throws -> String {
+    /// The normalised text of a field of a post, loading its metadata shard or its head (`viaHead`: see
+    /// ``meta(blockIndex:position:viaHead:)``) and contents pieces.
+    func normalizedText(of field: SearchField, blockIndex: Int, position: Int, viaHead: Bool) throws -> String {
         let key = "\(blockIndex)/\(position)/\(field.rawValue)"
         if let cached = normalizedTexts[key] { return cached }
         let text: String
         switch field {
-        case .title: text = (try meta(blockIndex: blockIndex, position: position)[SearchRecordLayout.Meta.title.rawValue] as? String) ?? ""
-        case .writer: text = (try meta(blockIndex: blockIndex, position: position)[SearchRecordLayout.Meta.writer.rawValue] as? String) ?? ""
+        case .title, .writer:
+            let meta = try meta(blockIndex: blockIndex, position: position, viaHead: viaHead)
+            text = (meta[(field == .title ? SearchRecordLayout.Meta.title : .writer).rawValue] as? String) ?? ""
         case .contents: text = try contents(blockIndex: blockIndex, position: position)
         }
         let normalized = TextNormalizer.normalize(text)
@@ -378,28 +392,34 @@ public final class SearchIndexReader {
     }
 
     /// What the index files not loaded yet that verifying and showing a candidate reads are expected to weigh: its
-    /// metadata shard and, when a word may be in its contents, the next contents piece it reads (contents are read
-    /// piece by piece until what is asked is settled; the first piece is assumed while the metadata is not loaded).
+    /// metadata shard, or when a word may be in its contents (``BlockMatcher/isContentsCandidate(_:)``) its head and then
+    /// the next contents piece it reads (contents are read piece by piece until what is asked is settled).
     func candidateBytes(blockIndex: Int, position: Int, matcher: BlockMatcher) -> Int {
         typealias Kind = SearchRecordLayout.FileKind
-        let metaFile = metaPath(blockIndex: blockIndex, position: position)
-        let metaBytes = unloaded([metaFile]) * Kind.meta.estimate
-        guard matcher.candidateSets.contains(where: { $0[SearchField.contents.rawValue].contains(position) }) else { return metaBytes }
-        if metaBytes > 0 { return metaBytes + Kind.contents.estimate }
-        guard let records = cache[metaFile] as? [[Any]], position % metaShardSize < records.count else { return 0 }
-        return min(1, unloaded(contentsPaths(blockIndex: blockIndex, position: position, record: records[position % metaShardSize])))
-            * Kind.contents.estimate
+        guard matcher.isContentsCandidate(position) else {
+            return unloaded([metaPath(blockIndex: blockIndex, position: position)]) * Kind.meta.estimate
+        }
+        let head = headPath(blockIndex: blockIndex, position: position)
+        guard let payload = cache[head] as? [Any], let record = payload.first as? [Any] else { return unloaded([head]) * Kind.contents.estimate }
+        return min(1, unloaded(contentsPaths(blockIndex: blockIndex, position: position, record: record))) * Kind.contents.estimate
     }
 
-    /// The contents shards a metadata record names (none when the post has no contents).
+    /// The head of a post: its metadata record and the first piece of its contents.
+    func headPath(blockIndex: Int, position: Int) -> String {
+        contentsPath(blockIndex: blockIndex, position: position, piece: 0)
+    }
+
+    /// Piece `piece` of a post's contents (0: its head).
+    func contentsPath(blockIndex: Int, position: Int, piece: Int) -> String {
+        let (group, index) = position.quotientAndRemainder(dividingBy: metaShardSize)
+        return "search/" + SearchRecordLayout.contentsShardId(blockId: blocks[blockIndex].id, group: group, index: index, piece: piece) + ".js"
+    }
+
+    /// The files a post's contents span, its head first, as its metadata record counts them.
     func contentsPaths(blockIndex: Int, position: Int, record: [Any]) -> [String] {
         typealias Meta = SearchRecordLayout.Meta
-        guard record.count == Meta.allCases.count, let first = record[Meta.contentsFirst.rawValue] as? Int,
-            let count = record[Meta.contentsCount.rawValue] as? Int, first >= 0
-        else { return [] }
-        return (first..<(first + max(count, 0))).map {
-            "search/" + SearchRecordLayout.contentsShardId(blockId: blocks[blockIndex].id, group: position / metaShardSize, shard: $0) + ".js"
-        }
+        let count = record.count == Meta.allCases.count ? (record[Meta.contentsCount.rawValue] as? Int) ?? 1 : 1
+        return (0..<max(count, 1)).map { contentsPath(blockIndex: blockIndex, position: position, piece: $0) }
     }
 
     /// How many of `paths` are neither loaded nor known to be missing.

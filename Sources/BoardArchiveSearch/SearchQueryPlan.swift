@@ -78,7 +78,8 @@ extension SearchIndexReader {
                     if field == .contents { contentsCandidate = true }
                     let holds = {
                         if field == .contents { return try reader.contentsHold(blockIndex: blockIndex, position: position, word: plan.word) }
-                        let text = try reader.normalizedText(of: field, blockIndex: blockIndex, position: position)
+                        let text = try reader.normalizedText(
+                            of: field, blockIndex: blockIndex, position: position, viaHead: isContentsCandidate(position))
                         return TextNormalizer.scalarsContain(text, plan.word)
                     }
                     if try plan.exact || holds() {
@@ -88,12 +89,14 @@ extension SearchIndexReader {
                 }
                 if !matched { return nil }
             }
-            if !contentsCandidate {
-                contentsCandidate = plans.indices.contains {
-                    fields.contains(.contents) && candidateSets[$0][SearchField.contents.rawValue].contains(position)
-                }
-            }
-            return contentsCandidate
+            return contentsCandidate || isContentsCandidate(position)
+        }
+
+        /// Whether a word may be in the contents of the post at `position` (its contents are among the target's fields
+        /// and hold every gram of the word): then verifying or showing it reads its head, which holds its metadata record
+        /// too, and not its group's metadata shard (`inContents` in `search.js`).
+        func isContentsCandidate(_ position: Int) -> Bool {
+            fields.contains(.contents) && candidateSets.contains { $0[SearchField.contents.rawValue].contains(position) }
         }
     }
 }

@@ -4,25 +4,29 @@
 /// manifest hands it to `search.js` as its `layout` object, so the browser engine has no numbers of its own:
 ///
 /// ```json
-/// "layout": {"meta": {"postId": 0, …, "contentsCount": 11}, "postings": {"title": 0, "contents": 1, "writer": 2},
+/// "layout": {"meta": {"postId": 0, …, "contentsCount": 10}, "postings": {"title": 0, "contents": 1, "writer": 2},
 ///            "budget": 112000, "tokensPerWord": 2,
-///            "estimates": {"directory": 3500, "postings": 2500, "meta": 950, "contents": 1900}}
+///            "estimates": {"directory": 3500, "postings": 2500, "meta": 950, "contents": 1050}}
 /// ```
 package enum SearchRecordLayout {
     /// The fields of a post's metadata record, in the record's order.
     package enum Meta: Int, CaseIterable, Sendable {
         case postId, boardId, postType, created, views, comments, attachments, isReply, title, writer
-        /// The first contents shard of the post, numbered in its group (-1 when it has no contents), and how many shards its
-        /// contents span.
-        case contentsFirst, contentsCount
+        /// How many pieces the post's contents span: the first in its head, the others in files of their own (at least 1).
+        case contentsCount
     }
 
     /// The id of the metadata shard of a block's group of posts (positions `group * m ..< (group + 1) * m`).
     package static func metaShardId(blockId: String, group: Int) -> String { SearchIndexFormat.metaShardId(blockId: blockId, group: group) }
 
-    /// The id of a contents shard (``SearchIndexFormat/contentsShardId(blockId:group:shard:)``).
-    package static func contentsShardId(blockId: String, group: Int, shard: Int) -> String {
-        SearchIndexFormat.contentsShardId(blockId: blockId, group: group, shard: shard)
+    /// The id of a post's head (`piece` 0) or further contents piece (``SearchIndexFormat/contentsShardId(blockId:group:index:piece:)``).
+    package static func contentsShardId(blockId: String, group: Int, index: Int, piece: Int) -> String {
+        SearchIndexFormat.contentsShardId(blockId: blockId, group: group, index: index, piece: piece)
+    }
+
+    /// What the ids of a group's heads and contents pieces start with.
+    package static func contentsGroupPrefix(blockId: String, group: Int) -> String {
+        SearchIndexFormat.contentsGroupPrefix(blockId: blockId, group: group)
     }
 
     /// The byte budget of one run of a search in the browser.
@@ -44,14 +48,15 @@ package enum SearchRecordLayout {
 
         /// About the average file of the kind on the benchmark archives of 100,000 and 1,000,000 posts, at the
         /// default ``SearchIndexConfiguration`` (`Benchmarks/search/first-page.js` prints them): directory shards
-        /// aim at 4,000 bytes, posting shards at 3,000, a metadata shard holds 8 posts (about 950 bytes) and
-        /// contents shards aim at 2,000 bytes (longer posts have files of their own).
+        /// aim at 4,000 bytes, posting shards at 3,000, a metadata shard holds 8 posts (about 950 bytes); a post's head
+        /// holds its record and at most about 2,000 bytes of its contents (most posts are shorter), and each further piece
+        /// about 2,000.
         package var estimate: Int {
             switch self {
             case .directory: 3_500
             case .postings: 2_500
             case .meta: 950
-            case .contents: 1_900
+            case .contents: 1_050
             }
         }
     }

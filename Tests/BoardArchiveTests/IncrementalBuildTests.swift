@@ -328,12 +328,13 @@ struct IncrementalBuildTests {
         let store = try SiteFixture.store()
         let output = root.appendingPathComponent("site")
         try await Self.build(store, Inputs(), into: output)
-        // The metadata shard that lists post 150, edited by hand: its record names another post.
+        // The head of post 150 (its record and first contents piece, which patching reads), edited by hand: its record
+        // names another post.
         let files = try SiteFixture.files(under: output)
-        let meta = try #require(
-            files.first { $0.key.hasPrefix("search/") && $0.key.contains("/m") && String(decoding: $0.value, as: UTF8.self).contains("[150,") })
-        let tampered = String(decoding: meta.value, as: UTF8.self).replacingOccurrences(of: "[150,", with: "[151,")
-        try Data(tampered.utf8).write(to: output.appendingPathComponent(meta.key))
+        let head = try #require(
+            files.first { $0.key.hasPrefix("search/") && $0.key.contains("/c") && String(decoding: $0.value, as: UTF8.self).contains("[[150,") })
+        let tampered = String(decoding: head.value, as: UTF8.self).replacingOccurrences(of: "[[150,", with: "[[151,")
+        try Data(tampered.utf8).write(to: output.appendingPathComponent(head.key))
         var post = try #require(try store.post(id: 150))
         post.title = "고친 제목"
         try store.record(posts: [post], at: SiteFixture.now)

@@ -107,8 +107,10 @@ import Testing
         #expect(layout["postings"] as? [String: Int] == ["title": 0, "contents": 1, "writer": 2])
         // A record the encoder wrote, read by the layout's names, is the post it describes.
         let reader = try SearchIndexReader(files: Self.files)
-        let record = try reader.meta(blockIndex: 0, position: 0)
+        let record = try reader.meta(blockIndex: 0, position: 0, viaHead: false)
         #expect(record.count == meta.count)
+        // The post's head holds the same record.
+        #expect(try reader.meta(blockIndex: 0, position: 0, viaHead: true).map { "\($0)" } == record.map { "\($0)" })
         let postId = try #require(record[meta["postId"] ?? -1] as? Int)
         let document = try #require(Self.documents.first { $0.postId == postId })
         #expect(record[meta["title"] ?? -1] as? String == document.title)

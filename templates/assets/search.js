@@ -179,15 +179,21 @@
   function directoryId(token) { return FORMAT.shards.directory + bucket(token, manifest.d); }
   function postingId(blockIndex, token) { var block = manifest.blocks[blockIndex]; return block[0] + FORMAT.shards.postings + bucket(token, block[2]); }
   function metaId(blockIndex, position) { return manifest.blocks[blockIndex][0] + FORMAT.shards.meta + Math.floor(position / manifest.m); }
-  /* Contents shards are numbered within their group of posts (the posts of one metadata shard). */
+  /* A post's head (its metadata record and the first piece of its contents), named by its place in its group of
+   * posts (the posts of one metadata shard); its further pieces, by the head's id and their number. */
+  function headId(blockIndex, position) {
+    return manifest.blocks[blockIndex][0] + FORMAT.shards.contents + Math.floor(position / manifest.m) + FORMAT.shards.part + (position % manifest.m);
+  }
   function contentsIds(blockIndex, position, record) {
-    var ids = [];
-    var first = record ? field(record, 'contentsFirst') : -1;
-    var group = manifest.blocks[blockIndex][0] + FORMAT.shards.contents + Math.floor(position / manifest.m) + FORMAT.shards.part;
-    if (first >= 0) {
-      for (var k = first; k < first + field(record, 'contentsCount'); k++) { ids.push(group + k); }
-    }
+    var head = headId(blockIndex, position), ids = [head];
+    for (var k = 1; record && k < field(record, 'contentsCount'); k++) { ids.push(head + FORMAT.shards.part + k); }
     return ids;
+  }
+  /* Whether a word may be in the post's contents (the contents are searched and hold the word's grams): then its head
+   * is read for its record too, not its metadata shard. */
+  function inContents(fields, sets, position) {
+    var list = LAYOUT.postings.contents;
+    return fields.indexOf(list) >= 0 && sets.some(function (s) { return s[list].has(position); });
   }
 
   function postingLists(blockIndex, token) {
@@ -200,7 +206,10 @@
     });
   }
 
-  function meta(blockIndex, position) {
+  /* A post's metadata record: from its head when `viaHead` (a post whose contents are read anyway), else from its
+   * group's metadata shard. */
+  function meta(blockIndex, position, viaHead) {
+    if (viaHead) { return loadShard(headId(blockIndex, position)).then(function (head) { return head ? head[0] : null; }); }
     var id = metaId(blockIndex, position);
     return loadShard(id).then(function (records) { return records ? records[position % manifest.m] : null; });
   }
@@ -211,20 +220,21 @@
    * is not such a place has a third element in its record), so the text so far normalises to the start of the
    * whole's normal form: a word found in it is in the whole. `from` is where the normal form grew this time. */
   function contentsUntil(blockIndex, position, enough) {
-    return meta(blockIndex, position).then(function (record) {
+    return meta(blockIndex, position, true).then(function (record) {
       var ids = contentsIds(blockIndex, position, record), text = '', normalized = '', clean = true, k = 0;
       function next() {
         if (k === ids.length) {
           return { text: text, normalized: clean ? normalized : normalize(text), complete: true };
         }
-        return loadShard(ids[k++]).then(function (records) {
+        // The head is [record, text], a further piece [text]; one element more marks a piece cut where no clean place came.
+        var at = k === 0 ? 1 : 0;
+        return loadShard(ids[k++]).then(function (payload) {
           var from = normalized.length;
-          (records || []).forEach(function (entry) {
-            if (entry[0] !== position) { return; }
-            text += entry[1];
-            normalized += normalize(entry[1]);
-            if (entry.length > 2) { clean = false; }
-          });
+          if (payload && payload.length > at) {
+            text += payload[at];
+            normalized += normalize(payload[at]);
+            if (payload.length > at + 1) { clean = false; }
+          }
           if (k < ids.length && clean && enough(text, normalized, from)) { return { text: text, normalized: normalized, complete: false }; }
           return next();
         });
@@ -253,10 +263,10 @@
   }
 
   var normalizedTexts = Object.create(null);
-  function normalizedField(field, blockIndex, position) {
+  function normalizedField(field, blockIndex, position, viaHead) {
     var key = blockIndex + '/' + position + '/' + field;
     if (normalizedTexts[key] !== undefined) { return Promise.resolve(normalizedTexts[key]); }
-    var source = meta(blockIndex, position).then(function (record) {
+    var source = meta(blockIndex, position, viaHead).then(function (record) {
       return record ? record[LAYOUT.meta[field === LAYOUT.postings.title ? 'title' : 'writer']] : '';
     });
     return source.then(function (value) { normalizedTexts[key] = normalize(value); return normalizedTexts[key]; });
@@ -302,7 +312,7 @@
 
   /* Resolves to null when the post does not match, else to whether its contents may hold a word. */
   function verify(blockIndex, position, plans, fields, sets) {
-    var contentsCandidate = false;
+    var contentsCandidate = false, viaHead = inContents(fields, sets, position);
     function word(index) {
       if (index === plans.length) { return Promise.resolve(true); }
       var p = plans[index], order = fields.filter(function (f) { return sets[index][f].has(position); });
@@ -311,17 +321,12 @@
         if (k === order.length) { return Promise.resolve(false); }
         if (p.exact) { return Promise.resolve(true); }
         var holds = order[k] === LAYOUT.postings.contents ? contentsHold(blockIndex, position, p.word)
-          : normalizedField(order[k], blockIndex, position).then(function (value) { return value.indexOf(p.word) >= 0; });
+          : normalizedField(order[k], blockIndex, position, viaHead).then(function (value) { return value.indexOf(p.word) >= 0; });
         return holds.then(function (ok) { return ok ? true : field(k + 1); });
       }
       return field(0).then(function (ok) { return ok ? word(index + 1) : false; });
     }
-    return word(0).then(function (ok) {
-      if (!ok) { return null; }
-      var contentsList = LAYOUT.postings.contents;
-      if (fields.indexOf(contentsList) >= 0) { sets.forEach(function (s) { if (s[contentsList].has(position)) { contentsCandidate = true; } }); }
-      return contentsCandidate;
-    });
+    return word(0).then(function (ok) { return ok ? contentsCandidate || viaHead : null; });
   }
 
   /* A running search: finds hits in listing order, as many as asked, resuming where it stopped. */
@@ -420,23 +425,23 @@
   };
 
   /* What the index files not loaded yet that verifying and showing a candidate reads are expected to weigh: its
-   * metadata shard and, when a word may be in its contents, the next contents piece it reads (contents are read
-   * piece by piece until what is asked is settled; the first piece is assumed while the metadata is not loaded). */
+   * metadata shard, or when a word may be in its contents (inContents) its head and then the next contents piece it
+   * reads (contents are read piece by piece until what is asked is settled). */
   Search.prototype.candidateBytes = function (blockIndex, position) {
-    var id = metaId(blockIndex, position), metaBytes = unloaded([id]) * LAYOUT.estimates.meta;
-    if (!this.block.sets.some(function (s) { return s[LAYOUT.postings.contents].has(position); })) { return metaBytes; }
-    if (metaBytes > 0) { return metaBytes + LAYOUT.estimates.contents; }
-    var pieces = unloaded(contentsIds(blockIndex, position, shards[id] ? shards[id][position % manifest.m] : null));
-    return Math.min(1, pieces) * LAYOUT.estimates.contents;
+    if (!inContents(this.fields, this.block.sets, position)) { return unloaded([metaId(blockIndex, position)]) * LAYOUT.estimates.meta; }
+    var head = headId(blockIndex, position);
+    if (!shards[head]) { return unloaded([head]) * LAYOUT.estimates.contents; }
+    return Math.min(1, unloaded(contentsIds(blockIndex, position, shards[head][0]))) * LAYOUT.estimates.contents;
   };
 
   /* Fetches at once the index files of the next candidates, so the search waits for a round of loading instead of
    * one per file. Only files the run is bound to read: those of the candidates it verifies before it has `count` hits
    * (each yields at most one; the last hit's row is not read) while its budget allows, checked as step() will check
    * it (each file not read yet at its kind's estimate) with what is known of what comes before (the sizes of the files
-   * fetched, likelySize() for the others): their metadata shards, and their contents shards when every word may be
-   * in the contents (then verifying or showing the post reads them), named once the metadata is in. Each file that
-   * comes in tells more (a size, contents shards), so the plan is made again. verify() reads the files in order. */
+   * fetched, likelySize() for the others): a candidate's head when a word may be in its contents (it holds the record
+   * too), else its metadata shard; and its further contents pieces when every word may be in the contents (then
+   * verifying or showing the post reads them), named once the head is in. Each file that
+   * comes in tells more (a size, a post's pieces), so the plan is made again. verify() reads the files in order. */
   /* The bytes of every index file this run asked for, read or only fetched ahead (a file still coming in at
    * likelySize()): fetching ahead never takes them past the run's budget, so a first query loads what it reads and
    * at most one file more than its budget, whatever it fetched ahead and did not need. */
@@ -456,27 +461,27 @@
     // From the candidate step() let through last (its files may still be coming in), which needs no check.
     var from = this.checked >= 0 ? this.checked : this.cursor, i = from;
     var spent = loadedBytes - this.runStart, counted = Object.create(null);
-    function unread(id) { return id === null || (!counted[id] && !Object.prototype.hasOwnProperty.call(shards, id)); }
+    function unread(id) { return !counted[id] && !Object.prototype.hasOwnProperty.call(shards, id); }
     function replan() { if (self.block === block) { self.fetchAhead(); } }
     for (; i < block.candidates.length && i - from < this.count - this.hits.length - 1; i++) {
-      var position = block.candidates[i], metaShard = metaId(blockIndex, position), files = [metaShard], contents = [];
-      var inContents = function (s) { return s[contentsList].has(position); }, some = block.sets.some(inContents);
-      if (some) {
-        var meta = fetched[metaShard];
-        // Contents shards not known yet count as one, as candidateBytes() counts them; of those known, the first
-        // unread piece (the pieces after it are read only if it does not settle what is asked).
-        contents = meta ? contentsIds(blockIndex, position, meta[0] ? meta[0][position % manifest.m] : null) : [null];
+      var position = block.candidates[i], viaHead = inContents(this.fields, block.sets, position), files, contents = [];
+      if (viaHead) {
+        // The head serves as the record (read whatever verifying decides), so it is fetched; of the pieces after it, the
+        // next unread one is counted as candidateBytes() counts it, and fetched only when every word may be in the
+        // contents (then verifying or showing the post reads it).
+        var head = headId(blockIndex, position), loaded = fetched[head];
+        files = [head];
+        if (loaded) { contents = contentsIds(blockIndex, position, loaded[0] ? loaded[0][0] : null).slice(1); }
+      } else {
+        files = [metaId(blockIndex, position)];
       }
-      // The check counts the contents shards when a word may be in them (as candidateBytes() does), and so does what
-      // is spent after it; only those of candidates with every word there are sure to be read, and fetched.
-      var sure = block.sets.every(inContents);
+      var sure = block.sets.every(function (s) { return s[contentsList].has(position); });
       files = files.filter(unread);
-      contents = contents.filter(unread).slice(0, 1);
-      // As candidateBytes(): an unread metadata shard and one contents shard, else the unread contents shards.
-      var asChecked = files.length * LAYOUT.estimates.meta + (files.length && some ? 1 : contents.length) * LAYOUT.estimates.contents;
+      contents = files.length ? [] : contents.filter(unread).slice(0, 1);
+      // As candidateBytes(): an unread head or metadata shard, else the next unread piece.
+      var asChecked = files.length * (viaHead ? LAYOUT.estimates.contents : LAYOUT.estimates.meta) + contents.length * LAYOUT.estimates.contents;
       if (i !== this.checked && spent > 0 && spent + asChecked > this.budget) { break; }
       files.concat(contents).forEach(function (id, k) {
-        if (id === null) { spent += likelySize(); return; }
         counted[id] = true;
         spent += fetched[id] ? fetched[id][1] : likelySize();
         if ((k < files.length || sure) && !fetched[id] && !waiting[id] && self.mayFetchAhead()) { fetchShard(id).then(replan); }
@@ -582,7 +587,7 @@
       if (self.hits.length >= count) { return self.step(count); }
       // A hit the page will show: load its row and snippet now, inside this run's budget.
       var words = self.plans.map(function (p) { return p.word; });
-      return Promise.all([meta(blockIndex, position), contentsCandidate ? snippetContents(blockIndex, position, words) : null]).then(function () {
+      return Promise.all([meta(blockIndex, position, contentsCandidate), contentsCandidate ? snippetContents(blockIndex, position, words) : null]).then(function () {
         return self.step(count);
       });
     });
@@ -954,7 +959,7 @@
     manifest.boards.forEach(function (b) { names[b[0]] = b[1]; });
     var slice = state.search.hits.slice(from, to);
     return Promise.all(slice.map(function (hit) {
-      return Promise.all([meta(hit.block, hit.position), hit.contents ? snippetContents(hit.block, hit.position, words) : Promise.resolve(null)]);
+      return Promise.all([meta(hit.block, hit.position, hit.contents), hit.contents ? snippetContents(hit.block, hit.position, words) : Promise.resolve(null)]);
     })).then(function (loaded) {
       if (state.generation !== generation) { return; }
       loaded.forEach(function (pair) { if (pair[0]) { rows.appendChild(buildRow(pair[0], pair[1], words, names)); } });

@@ -220,7 +220,7 @@ struct SearchBlockPass {
 
     /// The metadata and contents files of group `group` in the block of `record`.
     private static func groupFiles(of record: SearchBlockRecord, group: Int) -> [String] {
-        let contents = "search/" + SearchRecordLayout.contentsShardId(blockId: record.id, group: group, shard: 0).dropLast()
+        let contents = "search/" + SearchRecordLayout.contentsGroupPrefix(blockId: record.id, group: group)
         let meta = "search/" + SearchRecordLayout.metaShardId(blockId: record.id, group: group) + ".js"
         return [meta] + record.files.filter { $0.hasPrefix(contents) }
     }

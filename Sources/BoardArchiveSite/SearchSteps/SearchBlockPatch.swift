@@ -114,30 +114,24 @@ struct SearchBlockPatch: Sendable {
         typealias Meta = SearchRecordLayout.Meta
         var texts: [Int: OldText] = [:]
         for position in changed where position < previous.postIds.count {
-            let metaPath = "search/" + SearchRecordLayout.metaShardId(blockId: previous.id, group: position / metaShardSize) + ".js"
-            guard let records = shards.json(metaPath) as? [[Any]], position % metaShardSize < records.count else { return nil }
-            let record = records[position % metaShardSize]
+            // The post's head: `[record, first piece]` (a third element for a piece cut where no clean place came).
+            func path(piece: Int) -> String {
+                let (group, index) = position.quotientAndRemainder(dividingBy: metaShardSize)
+                return "search/" + SearchRecordLayout.contentsShardId(blockId: previous.id, group: group, index: index, piece: piece) + ".js"
+            }
+            guard let head = shards.json(path(piece: 0)) as? [Any], head.count >= 2, let record = head[0] as? [Any],
+                var contents = head[1] as? String
+            else { return nil }
             // Any sign that the files are not the previous build's record of this block sends it to a full encoding.
             guard record.count == Meta.allCases.count, record[Meta.postId.rawValue] as? Int == previous.postIds[position],
                 let title = record[Meta.title.rawValue] as? String,
-                let writer = record[Meta.writer.rawValue] as? String, let first = record[Meta.contentsFirst.rawValue] as? Int,
-                let count = record[Meta.contentsCount.rawValue] as? Int
+                let writer = record[Meta.writer.rawValue] as? String, let count = record[Meta.contentsCount.rawValue] as? Int, count >= 1
             else { return nil }
-            var contents = ""
-            var found = 0
-            if first >= 0 {
-                for shard in first..<(first + count) {
-                    let path = SearchRecordLayout.contentsShardId(blockId: previous.id, group: position / metaShardSize, shard: shard)
-                    guard let pieces = shards.json("search/\(path).js") as? [[Any]] else { return nil }
-                    // `[position, text]`, or `[position, text, 0]` for a piece cut where no clean place came.
-                    for piece in pieces where piece.count >= 2 && (piece[0] as? Int) == position {
-                        guard let text = piece[1] as? String else { return nil }
-                        contents += text
-                        found += 1
-                    }
-                }
+            for piece in 1..<count {
+                // `[text]`, or `[text, 0]` for a piece cut where no clean place came.
+                guard let payload = shards.json(path(piece: piece)) as? [Any], let text = payload.first as? String else { return nil }
+                contents += text
             }
-            guard found == max(count, 0) else { return nil }
             texts[position] = OldText(title: title, writer: writer, contents: contents)
         }
         return texts

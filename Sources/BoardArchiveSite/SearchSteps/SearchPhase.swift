@@ -87,8 +87,9 @@ struct SearchPhase: Sendable {
     /// build encodes every block again instead of keeping blocks made the old way. 2: tokens and terms in UTF-8 order;
     /// 3: contents shards numbered within their group of posts (`c<group>-<n>`); 4: a post's contents cut into pieces
     /// of about the contents target at places no normalisation or grapheme rule joins (a piece cut elsewhere marked),
-    /// which readers read one after another.
-    static let indexFormat = "index-4"
+    /// which readers read one after another; 5: a head per post (`c<group>-<index>`: its record and first piece), further
+    /// pieces `c<group>-<index>-<k>`.
+    static let indexFormat = "index-5"
 
     /// Path of the directory's state: its bucket count and files; its digest is the directory's.
     static let directoryStatePath = BuildState.cache + "search-directory.txt"
