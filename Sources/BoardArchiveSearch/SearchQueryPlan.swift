@@ -71,11 +71,9 @@ extension SearchIndexReader {
 
         /// Whether the post at `position` matches every word: `nil` when not, else whether its contents may hold a word.
         func matches(_ position: Int) throws -> Bool? {
-            var contentsCandidate = false
             for (index, plan) in plans.enumerated() {
                 var matched = false
                 for field in fields where candidateSets[index][field.rawValue].contains(position) {
-                    if field == .contents { contentsCandidate = true }
                     let holds = {
                         if field == .contents { return try reader.contentsHold(blockIndex: blockIndex, position: position, word: plan.word) }
                         let text = try reader.normalizedText(
@@ -89,7 +87,8 @@ extension SearchIndexReader {
                 }
                 if !matched { return nil }
             }
-            return contentsCandidate || isContentsCandidate(position)
+            // A word found in its contents makes it a contents candidate too: that field was among its candidates.
+            return isContentsCandidate(position)
         }
 
         /// Whether a word may be in the contents of the post at `position` (its contents are among the target's fields

@@ -23,7 +23,7 @@ struct DeclaredPaths: Sendable {
 
     /// The number of `path`, or nil when it is not held (byte for byte).
     func number(of path: String) -> Int? {
-        Self.withBytes(of: path) { bytes in rows.row(hash: ManifestRows.hash(bytes)) { self.holds(bytes, at: $0) } }
+        ManifestRows.withBytes(of: path) { bytes in rows.row(hash: ManifestRows.hash(bytes)) { self.holds(bytes, at: $0) } }
     }
 
     /// Adds `path` with `digest` and returns its number; nil, with nothing added, when `path` is held already.
@@ -34,11 +34,11 @@ struct DeclaredPaths: Sendable {
         var table = ManifestRows.empty
         swap(&table, &rows)
         defer { swap(&table, &rows) }
-        let added = Self.withBytes(of: path) { bytes in
+        let added = ManifestRows.withBytes(of: path) { bytes in
             table.insert(number, hash: ManifestRows.hash(bytes)) { self.holds(bytes, at: $0) }
         }
         guard added else { return nil }
-        Self.withBytes(of: path) { self.bytes.append(contentsOf: $0) }
+        ManifestRows.withBytes(of: path) { self.bytes.append(contentsOf: $0) }
         precondition(self.bytes.count <= Int(UInt32.max), "a build's paths hold fewer than 4 GB")
         ends.append(UInt32(self.bytes.count))
         digests.append(digest)
@@ -92,11 +92,5 @@ struct DeclaredPaths: Sendable {
             }
         }
         rows = larger
-    }
-
-    /// Runs `body` on the UTF-8 bytes of `path` (in place for a native string).
-    private static func withBytes<T>(of path: String, _ body: (UnsafeRawBufferPointer) -> T) -> T {
-        if let result = path.utf8.withContiguousStorageIfAvailable({ body(UnsafeRawBufferPointer($0)) }) { return result }
-        return Array(path.utf8).withUnsafeBytes(body)
     }
 }

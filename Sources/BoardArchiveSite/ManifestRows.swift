@@ -27,6 +27,12 @@ struct ManifestRows: Sendable {
         self.capacity = capacity
     }
 
+    /// Runs `body` on the UTF-8 bytes of `path` (in place for a native string): what the table's users hash and compare.
+    static func withBytes<T>(of path: String, _ body: (UnsafeRawBufferPointer) -> T) -> T {
+        if let result = path.utf8.withContiguousStorageIfAvailable({ body(UnsafeRawBufferPointer($0)) }) { return result }
+        return Array(path.utf8).withUnsafeBytes(body)
+    }
+
     /// The hash of a path's bytes: read as ``Bytes/forEachWord(of:_:)`` reads them, each word mixed by a multiply and an
     /// xor-shift.
     static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {

@@ -45,7 +45,9 @@ struct SiteManifest: Sendable, Equatable {
             ?? {
                 var rows = ManifestRows(capacity: paths.count)
                 for (row, path) in paths.enumerated() {
-                    _ = Self.withBytes(of: path) { bytes in rows.insert(row, hash: ManifestRows.hash(bytes)) { Self.path(paths[$0], is: bytes) } }
+                    _ = ManifestRows.withBytes(of: path) { bytes in
+                        rows.insert(row, hash: ManifestRows.hash(bytes)) { Self.path(paths[$0], is: bytes) }
+                    }
                 }
                 return rows
             }()
@@ -60,18 +62,12 @@ struct SiteManifest: Sendable, Equatable {
     /// The row of `path`, or nil when the manifest does not list it byte for byte: Swift compares strings by canonical
     /// equivalence, and a file name in another Unicode normalisation is another file.
     func row(of path: String) -> Int? {
-        Self.withBytes(of: path) { bytes in rows.row(hash: ManifestRows.hash(bytes)) { Self.path(paths[$0], is: bytes) } }
-    }
-
-    /// Runs `body` on the UTF-8 bytes of `path` (in place for a native string).
-    private static func withBytes<T>(of path: String, _ body: (UnsafeRawBufferPointer) -> T) -> T {
-        if let result = path.utf8.withContiguousStorageIfAvailable({ body(UnsafeRawBufferPointer($0)) }) { return result }
-        return Array(path.utf8).withUnsafeBytes(body)
+        ManifestRows.withBytes(of: path) { bytes in rows.row(hash: ManifestRows.hash(bytes)) { Self.path(paths[$0], is: bytes) } }
     }
 
     /// Whether `path` is `bytes`, byte for byte.
     private static func path(_ path: String, is bytes: UnsafeRawBufferPointer) -> Bool {
-        withBytes(of: path) { own in
+        ManifestRows.withBytes(of: path) { own in
             guard own.count == bytes.count, let start = own.baseAddress, let other = bytes.baseAddress else { return own.count == bytes.count }
             return memcmp(start, other, bytes.count) == 0
         }

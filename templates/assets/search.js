@@ -312,11 +312,10 @@
 
   /* Resolves to null when the post does not match, else to whether its contents may hold a word. */
   function verify(blockIndex, position, plans, fields, sets) {
-    var contentsCandidate = false, viaHead = inContents(fields, sets, position);
+    var viaHead = inContents(fields, sets, position);
     function word(index) {
       if (index === plans.length) { return Promise.resolve(true); }
       var p = plans[index], order = fields.filter(function (f) { return sets[index][f].has(position); });
-      if (order.indexOf(LAYOUT.postings.contents) >= 0) { contentsCandidate = true; }
       function field(k) {
         if (k === order.length) { return Promise.resolve(false); }
         if (p.exact) { return Promise.resolve(true); }
@@ -326,7 +325,8 @@
       }
       return field(0).then(function (ok) { return ok ? word(index + 1) : false; });
     }
-    return word(0).then(function (ok) { return ok ? contentsCandidate || viaHead : null; });
+    // A word found in the contents was a contents candidate there, so viaHead says whether the contents may hold one.
+    return word(0).then(function (ok) { return ok ? viaHead : null; });
   }
 
   /* A running search: finds hits in listing order, as many as asked, resuming where it stopped. */
